@@ -1,0 +1,73 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { badRequest, commonErrors, ErrorBody } from './errors.js';
+import { doc, IsoDate, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
+
+const c = initContract();
+
+export const MAX_RANGE_DAYS = 62;
+
+export const Slot = z.object({
+  time: doc(z.string(), 'Slot start, UTC, HH:mm', '08:00'),
+  local_time: doc(z.string(), 'Slot start, venue local time, HH:mm', '09:00'),
+  start_at: doc(UtcInstant, 'Slot start instant; exactly what POST /bookings takes as start_at'),
+  end_at: doc(UtcInstant, 'start_at plus the variant duration'),
+  out_of_hours: z.boolean(),
+  available_capacity: doc(z.number().int(), 'Largest guest_count one more booking could have here', 2),
+});
+
+const ids = { venue_id: Uuid, treatment_id: Uuid, variant_id: Uuid };
+
+export const DayAvailability = z.object({ ...ids, date: IsoDate, slots: z.array(Slot) });
+
+export const RangeAvailability = z.object({
+  ...ids,
+  from: IsoDate,
+  to: IsoDate,
+  days: z.array(z.object({ date: IsoDate, slots: z.array(Slot) })),
+});
+
+const realDate = doc(
+  z.string().date('must be a valid calendar date (YYYY-MM-DD)'),
+  'Venue-local calendar date, YYYY-MM-DD',
+  '2026-12-01',
+);
+
+/** Presence rules only; the order and span of from/to are checked by the server with Temporal. */
+export const AvailabilityQuery = z
+  .object({
+    date: realDate.optional(),
+    from: realDate.optional(),
+    to: realDate.optional(),
+    guest_count: queryInt('guest_count', 1, 20, 1),
+  })
+  .superRefine((q, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) {
+      return issue('date', 'date cannot be combined with from or to; send either date, or from and to');
+    }
+    if (q.date !== undefined) return;
+    if (q.from === undefined && q.to === undefined) return issue('date', 'date, or both from and to, must be given');
+    if (q.from === undefined) return issue('from', 'from is required with to');
+    if (q.to === undefined) return issue('to', 'to is required with from');
+  });
+
+export const availabilityContract = c.router({
+  variant: {
+    method: 'GET',
+    path: '/venues/:venue_id/availability/variants/:variant_id',
+    pathParams: z.object({ venue_id: VenueRef, variant_id: Uuid }),
+    query: AvailabilityQuery,
+    responses: {
+      200: single(z.union([DayAvailability, RangeAvailability])),
+      ...badRequest,
+      ...commonErrors,
+      404: doc(ErrorBody, 'Venue not found, or Variant not found'),
+    },
+    summary: 'Slots of one variant (preview)',
+    description:
+      `Day mode (date) or range mode (from and to, at most ${MAX_RANGE_DAYS} days apart, every date listed). ` +
+      'Dates are venue-local calendar dates. Only slots with available_capacity >= guest_count are listed.',
+    metadata: { scope: 'availability:read', preview: true },
+  },
+});

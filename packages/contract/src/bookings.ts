@@ -1,0 +1,116 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { badRequest, CodedErrorBody, commonErrors, ErrorBody } from './errors.js';
+import { doc, Money, single, UtcInstant, Uuid } from './common.js';
+import { VenuePath } from './venues.js';
+
+const c = initContract();
+
+export const BookingStatus = doc(
+  z.enum(['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled']),
+  'pending on creation; confirmed once a therapist accepts',
+  'pending',
+);
+
+export const CancelledBy = z.enum(['partner', 'customer']);
+
+export const Cancellation = z.object({
+  fee: Money,
+  policy: doc(z.string(), 'The tier applied, in one English sentence', 'Cancelled 30 hours before the start by the partner: 0% fee (tier: 24 hours or more before).'),
+  cancelled_at: UtcInstant,
+  cancelled_by: CancelledBy,
+  reason: z.string(),
+});
+
+export const Booking = z.object({
+  id: Uuid,
+  booking_number: doc(z.number().int(), 'Human-facing number, unique and increasing', 10042),
+  status: BookingStatus,
+  venue_id: Uuid,
+  treatment_id: Uuid,
+  variant_id: Uuid,
+  customer_id: Uuid,
+  start_at: UtcInstant,
+  end_at: UtcInstant,
+  guest_count: z.number().int(),
+  notes: z.string().nullable(),
+  external_reference: doc(z.string().nullable(), 'Provenance, source.XXXX', 'hotel.ROOM-412'),
+  external_id: doc(z.string().nullable(), 'Partner\'s idempotency key, unique per venue', 'pms-58213'),
+  client_type: doc(z.enum(['hotel', 'agency', 'corporate', 'external']), 'Derived from external_reference', 'hotel'),
+  total_price: Money,
+  payment_method: z.literal('partner_billed'),
+  payment_status: z.literal('paid'),
+  created_at: UtcInstant,
+  updated_at: UtcInstant,
+  cancellation: Cancellation.nullable(),
+});
+
+export const Guest = z.object({
+  first_name: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  last_name: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  email: doc(z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254), 'Guest email; the customer is found or created by it', 'claire.martin@example.com'),
+  phone: doc(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number such as +33612345678').nullish(), 'E.164', '+33612345678'),
+  language: doc(z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as fr').nullish(), 'ISO 639-1, default fr', 'fr'),
+});
+
+export const CreateBookingBody = z.object({
+  variant_id: Uuid,
+  start_at: doc(
+    z.string({ required_error: 'is required' }).datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
+    'Slot start exactly as listed by availability (start_at); must be in the future',
+    '2026-12-01T09:00:00Z',
+  ),
+  guest_count: doc(z.number({ invalid_type_error: 'must be an integer' }).int('must be an integer').min(1, 'must be from 1 to 20').max(20, 'must be from 1 to 20').default(1), 'Guests, 1 to 20', 1),
+  guest: Guest,
+  notes: z.string().max(500, 'must be at most 500 characters').nullish(),
+  external_reference: doc(z.string().min(1).max(200).nullish(), 'Provenance source.XXXX; source hotel, agency or corporate sets client_type', 'hotel.ROOM-412'),
+  external_id: doc(z.string().min(1).max(200).nullish(), 'Idempotency key, unique per venue', 'pms-58213'),
+  price_paid: doc(Money, 'Amount the partner charged; stored as the authoritative total_price'),
+});
+
+export const CancelBookingBody = z.object({
+  reason: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
+  cancelled_by: CancelledBy.default('partner'),
+});
+
+export const bookingsContract = c.router({
+  create: {
+    method: 'POST',
+    path: '/venues/:venue_id/bookings',
+    pathParams: VenuePath,
+    body: CreateBookingBody,
+    responses: {
+      201: doc(single(Booking), 'Created, status pending'),
+      200: doc(single(Booking), 'Replay of an earlier request with the same external_id (header Idempotent-Replayed: true)'),
+      ...badRequest,
+      ...commonErrors,
+      404: doc(ErrorBody, 'Venue not found, or Variant not found'),
+      409: doc(ErrorBody, 'slot_unavailable, or duplicate_external_id while the first request is in flight'),
+      422: doc(ErrorBody, 'price_paid.currency must equal the venue currency (EUR)'),
+    },
+    summary: 'Create a booking (preview)',
+    description:
+      'Books the slot starting at start_at. Atomic: the slot is re-checked and a room and therapists are reserved in one transaction. ' +
+      'Send external_id to make retries safe.',
+    metadata: { scope: 'bookings:write', preview: true },
+  },
+  cancel: {
+    method: 'POST',
+    path: '/bookings/:booking_id/cancel',
+    pathParams: z.object({
+      booking_id: doc(z.string().min(1), 'Booking UUID, or ext:{external_id}', 'ext:pms-58213'),
+    }),
+    body: CancelBookingBody,
+    responses: {
+      200: single(Booking),
+      ...badRequest,
+      ...commonErrors,
+      404: doc(CodedErrorBody, 'BOOKING_NOT_FOUND'),
+      409: doc(CodedErrorBody, 'AMBIGUOUS_EXTERNAL_ID: the external id matches bookings at several venues'),
+      422: doc(CodedErrorBody, 'BOOKING_ALREADY_CANCELLED: already cancelled, completed or no-show'),
+    },
+    summary: 'Cancel a booking (preview)',
+    description: 'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once.',
+    metadata: { scope: 'bookings:write', preview: true },
+  },
+});

@@ -1,0 +1,87 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+
+/** Attaches an OpenAPI description and example to a schema (read by @ts-rest/open-api). */
+export function doc<T extends z.ZodTypeAny>(schema: T, description: string, example?: unknown): T {
+  return extendApi(schema, example === undefined ? { description } : { description, example });
+}
+
+export const Uuid = doc(z.string().uuid({ message: 'must be a UUID' }), 'UUID', '0b7c8a46-2f0e-4a53-9a53-0c1f0c2b8e11');
+
+/** A venue is addressed by its UUID or by its slug, which is unique within the organisation. */
+export const VenueRef = doc(
+  z.string().min(1).max(100),
+  'Venue UUID or slug',
+  'spa-lumiere-paris',
+);
+
+export const IsoDate = doc(
+  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date in the form YYYY-MM-DD' }),
+  'Calendar date, YYYY-MM-DD',
+  '2026-12-01',
+);
+
+/** An ISO 8601 instant in UTC, as the API writes it. */
+export const UtcInstant = doc(z.string(), 'ISO 8601 instant in UTC', '2026-12-01T09:00:00Z');
+
+export const TimeOfDay = doc(z.string(), 'Venue local time of day, HH:mm:ss', '09:00:00');
+
+export const CurrencyCode = doc(
+  z.string().regex(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as EUR' }),
+  'ISO 4217 currency code',
+  'EUR',
+);
+
+export const Money = doc(
+  z.object({
+    amount: doc(z.number({ invalid_type_error: 'must be a number' }).nonnegative({ message: 'must not be negative' }), 'Amount in major units', 120),
+    currency: CurrencyCode,
+  }),
+  'An amount in major currency units',
+  { amount: 120, currency: 'EUR' },
+);
+
+/** Query integers arrive as strings; anything but plain digits within bounds is a 400. */
+export function queryInt(name: string, min: number, max: number, fallback: number) {
+  const range = Number.isFinite(max) ? `from ${min} to ${max}` : `of at least ${min}`;
+  return doc(
+    z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value === '') return fallback;
+        const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
+        if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer ${range}` });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+    `${name}: integer ${range}, default ${fallback}`,
+    String(fallback),
+  );
+}
+
+export const PaginationQuery = z.object({
+  page: queryInt('page', 1, Number.MAX_SAFE_INTEGER, 1),
+  page_size: queryInt('page_size', 1, 100, 20),
+});
+
+export const Pagination = doc(
+  z.object({
+    page: z.number().int(),
+    page_size: z.number().int(),
+    total_items: z.number().int(),
+    total_pages: z.number().int(),
+  }),
+  'Position of this page; a page past the end has empty data and the same block',
+  { page: 1, page_size: 20, total_items: 42, total_pages: 3 },
+);
+
+export function page<T extends z.ZodTypeAny>(item: T) {
+  return z.object({ data: z.array(item), pagination: Pagination });
+}
+
+export function single<T extends z.ZodTypeAny>(item: T) {
+  return z.object({ data: item });
+}
