@@ -1,0 +1,67 @@
+import { contract } from '@spa/contract';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import express, { type Express, type RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import swaggerUi from 'swagger-ui-express';
+import type { AppDeps, RouteDeps } from './app-deps.js';
+import { KeyVault } from './auth/api-key.js';
+import { authenticate } from './auth/authenticate.js';
+import { availabilityRouter } from './availability/availability.router.js';
+import { bookingsRouter } from './bookings/bookings.router.js';
+import { customersRouter } from './customers/customers.router.js';
+import { RouteNotFoundError } from './http/domain-errors.js';
+import { errorMapper } from './http/error-mapper.js';
+import { jsonBody, rejectBadBody } from './http/json-body.js';
+import { keyRateLimit } from './http/rate-limit.js';
+import { requestId } from './http/request-id.js';
+import { createLogger } from './logger.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { treatmentsRouter } from './treatments/treatments.router.js';
+import { venuesRouter } from './venues/venues.router.js';
+
+/** The HTTP application, separate from the process that listens (main.ts), so tests drive it directly. */
+export function createApp(deps: AppDeps): Express {
+  const logger = deps.logger ?? createLogger();
+  const routeDeps: RouteDeps = { db: deps.db, clock: deps.clock, vault: new KeyVault(deps.config.keyEncryptionKey) };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => res.getHeader('X-Request-Id') as string,
+      customProps: (_req, res) => ({ key_id: (res.locals as { principal?: { keyId: string } }).principal?.keyId }),
+      serializers: { req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url, id: req.id }) },
+    }),
+  );
+  app.use(jsonBody);
+
+  // The interactive reference and the raw document, both generated from the contract.
+  const openapi = buildOpenApiDocument(deps.config.publicUrl);
+  app.get('/openapi.json', (_req, res) => void res.json(openapi));
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API' }));
+
+  const globalMiddleware: RequestHandler[] = [authenticate(deps.db, routeDeps.vault)];
+  if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit());
+  globalMiddleware.push(rejectBadBody);
+
+  const router = initServer().router(contract, {
+    venues: venuesRouter(routeDeps),
+    treatments: treatmentsRouter(routeDeps),
+    customers: customersRouter(routeDeps),
+    availability: availabilityRouter(routeDeps),
+    bookings: bookingsRouter(routeDeps),
+  });
+  createExpressEndpoints(contract, router, app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: true,
+    globalMiddleware,
+    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+  });
+
+  app.use((_req, _res, next) => next(new RouteNotFoundError()));
+  app.use(errorMapper);
+  return app;
+}

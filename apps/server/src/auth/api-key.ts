@@ -1,0 +1,63 @@
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** `sk_live_{id}_{secret}`: id 12 lower-case hex characters, secret 64 (DECISIONS "Authentication and keys"). */
+const KEY_FORMAT = /^sk_live_([0-9a-f]{12})_([0-9a-f]{64})$/;
+
+export interface ParsedKey {
+  id: string;
+  secret: string;
+}
+
+export function parseApiKey(raw: string): ParsedKey | undefined {
+  const match = KEY_FORMAT.exec(raw);
+  return match ? { id: match[1]!, secret: match[2]! } : undefined;
+}
+
+export function formatApiKey({ id, secret }: ParsedKey): string {
+  return `sk_live_${id}_${secret}`;
+}
+
+export function generateKeyParts(): ParsedKey {
+  return { id: randomBytes(6).toString('hex'), secret: randomBytes(32).toString('hex') };
+}
+
+/**
+ * Two independent keys derived from the one server key: one to HMAC secrets for verification,
+ * one to encrypt them for the administrator's "reveal".
+ */
+export class KeyVault {
+  readonly #hmacKey: Buffer;
+  readonly #aesKey: Buffer;
+
+  constructor(masterKey: Buffer) {
+    this.#hmacKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'api-key-hmac', 32));
+    this.#aesKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'api-key-encryption', 32));
+  }
+
+  hmac(secret: string): string {
+    return createHmac('sha256', this.#hmacKey).update(secret).digest('hex');
+  }
+
+  /** Constant-time comparison of a presented secret with the stored HMAC. */
+  verify(secret: string, storedHmac: string): boolean {
+    const presented = Buffer.from(this.hmac(secret), 'hex');
+    const stored = Buffer.from(storedHmac, 'hex');
+    return presented.length === stored.length && timingSafeEqual(presented, stored);
+  }
+
+  /** AES-256-GCM; the key id is bound as associated data so a ciphertext cannot be moved to another key row. */
+  encrypt(secret: string, keyId: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#aesKey, iv).setAAD(Buffer.from(keyId));
+    const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
+  }
+
+  decrypt(payload: string, keyId: string): string {
+    const [version, iv, tag, body] = payload.split(':');
+    if (version !== 'v1' || !iv || !tag || !body) throw new Error('Unknown key encryption format');
+    const decipher = createDecipheriv('aes-256-gcm', this.#aesKey, Buffer.from(iv, 'base64')).setAAD(Buffer.from(keyId));
+    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+  }
+}

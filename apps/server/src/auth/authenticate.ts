@@ -1,0 +1,46 @@
+import type { RouteMetadata, Scope } from '@spa/contract';
+import type { Request, RequestHandler } from 'express';
+import type { Db } from '../db/connect.js';
+import { InsufficientScopeError, InvalidApiKeyError, MissingApiKeyError } from '../http/domain-errors.js';
+import { findApiKey } from './api-keys.repository.js';
+import { type KeyVault, parseApiKey } from './api-key.js';
+import type { Principal } from './principal.js';
+
+/** Spec 5.2: `Authorization: Bearer` wins over `X-Api-Key` when both are sent. */
+export function presentedKey(req: Request): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+  return bearer ?? (req.get('x-api-key')?.trim() || undefined);
+}
+
+/**
+ * Authenticates the key and checks the scope the route declares in its contract metadata.
+ * Runs before request validation, so a bad key is a 401 even when the request is also malformed.
+ */
+export function authenticate(db: Db, vault: KeyVault): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const raw = presentedKey(req);
+      if (!raw) throw new MissingApiKeyError();
+      const parsed = parseApiKey(raw);
+      const row = parsed && (await findApiKey(db, parsed.id));
+      if (!parsed || !row || row.revoked_at !== null || !vault.verify(parsed.secret, row.secret_hmac)) {
+        throw new InvalidApiKeyError();
+      }
+      const principal: Principal = {
+        keyId: row.id,
+        organisationId: row.organisation_id,
+        venueId: row.venue_id,
+        scopes: new Set(row.scopes as Scope[]),
+        rateLimitPerMin: row.rate_limit_per_min,
+      };
+      res.locals.principal = principal;
+      req.log = req.log?.child({ key_id: row.id, organisation_id: row.organisation_id });
+
+      const required = (req.tsRestRoute?.metadata as RouteMetadata | undefined)?.scope;
+      if (required && !principal.scopes.has(required)) throw new InsufficientScopeError([required]);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,172 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Kysely table types. Dates, times and instants come back as strings (see type-parsers.ts) and become
+ * Temporal values or contract ISO strings in each feature's repository.
+ */
+type Instant = ColumnType<string, string, string>;
+type DefaultedInstant = ColumnType<string, string | undefined, string>;
+/** bigint columns read back as numbers (minor units and counters stay far below 2^53). */
+type Int8 = ColumnType<number, number, number>;
+
+export interface Database {
+  organisations: { id: string; slug: string; name: string; created_at: DefaultedInstant };
+  venues: VenueTable;
+  one_time_openings: { venue_id: string; date: string; opening_time: string | null; closing_time: string | null };
+  venue_blocks: {
+    id: string;
+    venue_id: string;
+    daily: boolean;
+    start_time: string | null;
+    end_time: string | null;
+    start_at: string | null;
+    end_at: string | null;
+    reason: string | null;
+  };
+  rooms: { id: string; venue_id: string; name: string; capacity: number };
+  treatments: {
+    id: string;
+    venue_id: string;
+    position: ColumnType<number, number | undefined, number>;
+    name: string;
+    name_en: string | null;
+    description: string | null;
+    description_en: string | null;
+    category: string | null;
+    lead_time_minutes: Generated<number>;
+    required_skills: Generated<string[]>;
+  };
+  treatment_rooms: { treatment_id: string; room_id: string };
+  variants: {
+    id: string;
+    treatment_id: string;
+    position: ColumnType<number, number | undefined, number>;
+    name: string;
+    duration_minutes: number;
+    price_minor: Int8;
+    currency: string;
+    is_default: boolean;
+  };
+  therapists: { id: string; organisation_id: string; first_name: string; last_name: string; skills: Generated<string[]> };
+  therapist_shifts: {
+    id: Generated<number>;
+    therapist_id: string;
+    venue_id: string;
+    days_of_week: number[];
+    start_time: string;
+    end_time: string;
+  };
+  therapist_shift_overrides: {
+    therapist_id: string;
+    venue_id: string;
+    date: string;
+    start_time: string | null;
+    end_time: string | null;
+  };
+  therapist_absences: { id: Generated<number>; therapist_id: string; start_at: Instant; end_at: Instant };
+  customers: {
+    id: string;
+    organisation_id: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+    phone: string | null;
+    language: ColumnType<string, string | undefined, string>;
+    created_at: DefaultedInstant;
+  };
+  bookings: BookingTable;
+  room_reservations: { booking_id: string; room_id: string; during: string };
+  therapist_reservations: { booking_id: string; therapist_id: string; venue_id: string; during: string };
+  booking_offers: {
+    booking_id: string;
+    therapist_id: string;
+    offered_at: DefaultedInstant;
+    accepted_at: string | null;
+  };
+  api_keys: {
+    id: string;
+    organisation_id: string;
+    venue_id: string | null;
+    kind: 'dashboard' | 'operator';
+    scopes: string[];
+    rate_limit_per_min: number | null;
+    secret_hmac: string;
+    secret_encrypted: string;
+    created_at: DefaultedInstant;
+    revoked_at: string | null;
+  };
+}
+
+export interface VenueTable {
+  id: string;
+  organisation_id: string;
+  slug: string;
+  status: string;
+  venue_type: 'hotel' | 'spa';
+  name: string;
+  name_en: string | null;
+  description: string | null;
+  description_en: string | null;
+  landing_subtitle: string | null;
+  address: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+  currency: string;
+  timezone: string | null;
+  vat: Generated<number>;
+  image: string | null;
+  cover_image: string | null;
+  opening_time: string;
+  closing_time: string;
+  slot_interval: number;
+  schedule_type: 'recurring' | 'one_time';
+  days_of_week: Generated<number[]>;
+  recurrence_interval: number | null;
+  recurring_start_date: string | null;
+  recurring_end_date: string | null;
+  offert: Generated<boolean>;
+  booking_hold_enabled: Generated<boolean>;
+  booking_hold_duration_minutes: Generated<number>;
+  allow_out_of_hours_booking: Generated<boolean>;
+  out_of_hours_surcharge_percent: Generated<number>;
+  room_turnover_buffer_minutes: Generated<number>;
+  inter_venue_buffer_minutes: Generated<number>;
+  cancellation_policy: ColumnType<CancellationPolicyJson, string, string>;
+}
+
+export interface CancellationPolicyJson {
+  partner: { min_hours_before: number; fee_percent: number }[];
+  customer: { min_hours_before: number; fee_percent: number }[];
+}
+
+export type BookingStatus = 'pending' | 'awaiting_therapist' | 'confirmed' | 'completed' | 'no_show' | 'cancelled';
+
+export interface BookingTable {
+  id: string;
+  booking_number: ColumnType<number, never, never>;
+  venue_id: string;
+  treatment_id: string;
+  variant_id: string;
+  customer_id: string;
+  status: BookingStatus;
+  start_at: Instant;
+  end_at: Instant;
+  guest_count: number;
+  notes: string | null;
+  external_reference: string | null;
+  external_id: string | null;
+  client_type: string;
+  total_price_minor: Int8;
+  currency: string;
+  payment_method: ColumnType<string, string | undefined, string>;
+  payment_status: ColumnType<string, string | undefined, string>;
+  therapist_id: string | null;
+  created_at: DefaultedInstant;
+  updated_at: DefaultedInstant;
+  cancelled_at: string | null;
+  cancelled_by: string | null;
+  cancellation_reason: string | null;
+  cancellation_fee_minor: Int8 | null;
+  cancellation_policy_text: string | null;
+}

@@ -1,0 +1,93 @@
+/**
+ * Every failure a partner can see, as a typed error. Services throw these; http/error-mapper.ts is the
+ * one place that turns them into status codes and bodies, with the texts of the spec and DECISIONS.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  abstract body(): Record<string, unknown>;
+}
+
+/** Errors whose body is `{ error: text }` (the spec's lower-case texts). */
+abstract class PlainError extends DomainError {
+  protected abstract readonly text: string;
+  body(): Record<string, unknown> {
+    return { error: this.text };
+  }
+}
+
+export class MissingApiKeyError extends PlainError { readonly status = 401; readonly text = 'Missing API key'; }
+export class InvalidApiKeyError extends PlainError { readonly status = 401; readonly text = 'Invalid or revoked API key'; }
+export class ForbiddenError extends PlainError { readonly status = 403; readonly text = 'Forbidden'; }
+export class VenueNotFoundError extends PlainError { readonly status = 404; readonly text = 'Venue not found'; }
+export class VariantNotFoundError extends PlainError { readonly status = 404; readonly text = 'Variant not found'; }
+export class CustomerNotFoundError extends PlainError { readonly status = 404; readonly text = 'Customer not found in this venue'; }
+export class RouteNotFoundError extends PlainError { readonly status = 404; readonly text = 'Not found'; }
+export class InvalidJsonError extends PlainError { readonly status = 400; readonly text = 'Request body is not valid JSON'; }
+export class PayloadTooLargeError extends PlainError { readonly status = 413; readonly text = 'Request body is larger than 100 kB'; }
+export class RateLimitedError extends PlainError { readonly status = 429; readonly text = 'Rate limit exceeded'; }
+export class SlotUnavailableError extends PlainError { readonly status = 409; readonly text = 'slot_unavailable'; }
+export class DuplicateExternalIdError extends PlainError { readonly status = 409; readonly text = 'duplicate_external_id'; }
+
+export class InsufficientScopeError extends DomainError {
+  readonly status = 403;
+  constructor(readonly missing: string[]) {
+    super('Insufficient scope');
+  }
+  body() {
+    return { error: 'Insufficient scope', missing: this.missing };
+  }
+}
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/** 400: `error` is the first problem's sentence, `details` lists every problem (DECISIONS "Errors"). */
+export class ValidationError extends DomainError {
+  readonly status = 400;
+  constructor(readonly details: FieldProblem[]) {
+    super(details[0]?.message ?? 'Invalid request');
+  }
+  static field(path: string, message: string) {
+    return new ValidationError([{ path, message }]);
+  }
+  body() {
+    return { error: this.message, details: this.details };
+  }
+}
+
+export class CurrencyMismatchError extends DomainError {
+  readonly status = 422;
+  constructor(readonly venueCurrency: string) {
+    super(`price_paid.currency must equal the venue currency (${venueCurrency})`);
+  }
+  body() {
+    return { error: this.message };
+  }
+}
+
+/** Upper-case coded errors of the cancel endpoint: `{ error: CODE, message }`. */
+abstract class CodedError extends DomainError {
+  protected abstract readonly code: string;
+  body() {
+    return { error: this.code, message: this.message };
+  }
+}
+
+export class BookingNotFoundError extends CodedError {
+  readonly status = 404; readonly code = 'BOOKING_NOT_FOUND';
+  constructor() { super('Booking not found'); }
+}
+export class BookingAlreadyCancelledError extends CodedError {
+  readonly status = 422; readonly code = 'BOOKING_ALREADY_CANCELLED';
+  constructor(status: string) { super(`Booking is already ${status.replace('_', '-')} and cannot be cancelled`); }
+}
+export class BookingForbiddenError extends CodedError {
+  readonly status = 403; readonly code = 'FORBIDDEN';
+  constructor() { super('This booking belongs to a venue your key cannot access'); }
+}
+export class AmbiguousExternalIdError extends CodedError {
+  readonly status = 409; readonly code = 'AMBIGUOUS_EXTERNAL_ID';
+  constructor() { super('This external id matches bookings at several venues; cancel by booking id'); }
+}

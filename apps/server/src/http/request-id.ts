@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+
+/** A caller's id is echoed only when it is a sane token; anything else gets a fresh UUID. */
+const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const requestId: RequestHandler = (req, res, next) => {
+  const given = req.get('x-request-id');
+  const id = given && SANE.test(given) ? given : randomUUID();
+  res.locals.requestId = id;
+  res.setHeader('X-Request-Id', id);
+  next();
+};
+
+export function requestIdOf(res: Response): string {
+  return res.locals.requestId as string;
+}

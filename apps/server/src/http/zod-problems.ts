@@ -1,0 +1,42 @@
+import type { ZodError, ZodIssue } from 'zod';
+import type { FieldProblem } from './domain-errors.js';
+
+/**
+ * Turns zod issues into one human sentence per field, prefixed by its dotted path
+ * (`guest.email must be a valid email address`), as DECISIONS asks of every 400.
+ */
+export function problemsOf(error: ZodError, prefix?: string): FieldProblem[] {
+  return error.issues.map((issue) => {
+    const path = [...(prefix ? [prefix] : []), ...issue.path].join('.');
+    const text = sentence(issue);
+    const message = !path || text.startsWith(path + ' ') ? text : `${path} ${text}`;
+    return { path, message };
+  });
+}
+
+function sentence(issue: ZodIssue): string {
+  // The contract writes its own messages in lower case ("must be a UUID"); zod's defaults are capitalised.
+  if (/^[a-z]/.test(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.received === 'undefined' ? 'is required' : `must be ${article(issue.expected)}`;
+    case 'unrecognized_keys':
+      return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+    case 'invalid_enum_value':
+      return `must be one of ${issue.options.join(', ')}`;
+    case 'invalid_literal':
+      return `must be ${JSON.stringify(issue.expected)}`;
+    case 'too_small':
+      return issue.type === 'string' ? `must be at least ${String(issue.minimum)} characters` : `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return issue.type === 'string' ? `must be at most ${String(issue.maximum)} characters` : `must be at most ${String(issue.maximum)}`;
+    case 'invalid_string':
+      return `must be a valid ${typeof issue.validation === 'string' ? issue.validation : 'string'}`;
+    default:
+      return 'is invalid';
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}

@@ -1,0 +1,48 @@
+import { createApp } from './app.js';
+import { loadConfig } from './config/config.js';
+import { connect } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { seedDemoDataIfEmpty } from './demo/seed-demo.js';
+import { createLogger } from './logger.js';
+import { systemClock } from './shared/clock.js';
+
+/** Process entry: configuration, database, migrations, demo data, then listen until SIGTERM. */
+async function main() {
+  const logger = createLogger();
+  const config = loadConfig(process.env, logger);
+  const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database.db);
+  logger.info({ database: database.kind, data_dir: database.kind === 'pglite' ? config.dataDir : undefined }, 'database ready');
+
+  if (database.kind === 'pglite' && config.demoData) {
+    const demo = await seedDemoDataIfEmpty(database.db, config.keyEncryptionKey);
+    if (demo) {
+      process.stdout.write(
+        `\n  Demo data ${demo.loaded ? 'loaded' : 'present'}. Demo API key (organisation ${demo.organisation}):\n\n` +
+          `    ${demo.apiKey}\n\n` +
+          `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${config.publicUrl}/v1/venues\n` +
+          `  Reference: ${config.publicUrl}/docs\n\n`,
+      );
+    }
+  }
+
+  const app = createApp({ db: database.db, clock: systemClock, config, logger });
+  const server = app.listen(config.port, () => logger.info({ url: config.publicUrl }, 'partner booking API listening'));
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(async () => {
+      await database.close();
+      process.exit(0);
+    });
+    // In-flight requests get ten seconds; then the process leaves anyway.
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/connect.js';
+import { ForbiddenError, VenueNotFoundError } from '../http/domain-errors.js';
+import { findVenueById, findVenueBySlug, type VenueRow } from './venues.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves `{venue_id}` (UUID or slug) for a caller, per DECISIONS: a UUID of another organisation or
+ * outside a venue-restricted key is 403 Forbidden; a slug is looked up in the caller's organisation only,
+ * so an unknown slug is 404; a venue that is not active is 404.
+ */
+export async function resolveVenue(db: Db, principal: Principal, ref: string): Promise<VenueRow> {
+  const venue = UUID.test(ref)
+    ? await findVenueById(db, ref.toLowerCase())
+    : await findVenueBySlug(db, principal.organisationId, ref);
+  if (!venue) throw new VenueNotFoundError();
+  assertVenueAccess(principal, venue);
+  if (venue.status !== 'active') throw new VenueNotFoundError();
+  return venue;
+}
+
+export function assertVenueAccess(principal: Principal, venue: { id: string; organisation_id: string }): void {
+  if (venue.organisation_id !== principal.organisationId) throw new ForbiddenError();
+  if (principal.venueId !== null && principal.venueId !== venue.id) throw new ForbiddenError();
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The suite runs on the embedded PGlite always, and again on the PostgreSQL server of DATABASE_URL when it is
+ * set (each test file gets its own database cloned from a migrated template; see test/support/).
+ */
+const projects = [{ extends: true as const, test: { name: 'pglite', env: { TEST_DB: 'pglite' } } }];
+if (process.env.DATABASE_URL) {
+  projects.push({ extends: true as const, test: { name: 'postgres', env: { TEST_DB: 'postgres' } } });
+}
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects,
+  },
+});
