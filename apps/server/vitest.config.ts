@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects,

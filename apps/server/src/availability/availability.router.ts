@@ -1,12 +1,36 @@
 import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
-import { NotImplementedError } from '../http/not-implemented.js';
+import { principalOf } from '../auth/principal.js';
+import { VariantNotFoundError } from '../http/domain-errors.js';
+import { findVenueVariant } from '../treatments/treatments.repository.js';
+import { resolveVenue } from '../venues/venue-access.js';
+import { periodOf } from './availability-period.js';
+import { loadSnapshot, toSnapshotVariant } from './availability.repository.js';
+import { computeDays } from './compute-slots.js';
+import { toSlotJson } from './slot.mapper.js';
 
-export function availabilityRouter(_deps: RouteDeps) {
+export function availabilityRouter({ db, clock }: RouteDeps) {
   return initServer().router(contract.availability, {
-    variant: async () => {
-      throw new NotImplementedError();
+    variant: async ({ params, query, res }) => {
+      const period = periodOf(query);
+      const venue = await resolveVenue(db, principalOf(res), params.venue_id);
+      const variant = await findVenueVariant(db, venue.id, params.variant_id.toLowerCase());
+      if (!variant) throw new VariantNotFoundError();
+
+      const snapshot = await loadSnapshot(db, venue, toSnapshotVariant(variant), period);
+      const days = computeDays(snapshot, period, clock.now(), query.guest_count);
+      const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
+      const data =
+        period.mode === 'day'
+          ? { ...ids, date: period.from.toString(), slots: (days[0]?.slots ?? []).map(toSlotJson) }
+          : {
+              ...ids,
+              from: period.from.toString(),
+              to: period.to.toString(),
+              days: days.map((day) => ({ date: day.date.toString(), slots: day.slots.map(toSlotJson) })),
+            };
+      return { status: 200, body: { data } };
     },
   });
 }

@@ -1,15 +1,24 @@
 import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
-import { NotImplementedError } from '../http/not-implemented.js';
+import { principalOf } from '../auth/principal.js';
+import { toBooking } from './booking.mapper.js';
+import { cancelBooking } from './cancel-booking.js';
+import { createBooking } from './create-booking.js';
 
-export function bookingsRouter(_deps: RouteDeps) {
+export function bookingsRouter({ db, clock }: RouteDeps) {
   return initServer().router(contract.bookings, {
-    create: async () => {
-      throw new NotImplementedError();
+    create: async ({ params, body, res }) => {
+      const { booking, replayed } = await createBooking({ db, principal: principalOf(res), venueRef: params.venue_id, body, now: clock.now() });
+      if (replayed) {
+        res.setHeader('Idempotent-Replayed', 'true');
+        return { status: 200, body: { data: toBooking(booking) } };
+      }
+      return { status: 201, body: { data: toBooking(booking) } };
     },
-    cancel: async () => {
-      throw new NotImplementedError();
+    cancel: async ({ params, body, res }) => {
+      const booking = await cancelBooking({ db, principal: principalOf(res), bookingRef: params.booking_id, body, now: clock.now() });
+      return { status: 200, body: { data: toBooking(booking) } };
     },
   });
 }

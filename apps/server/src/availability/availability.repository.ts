@@ -1,0 +1,182 @@
+import { sql } from 'kysely';
+import { Temporal } from 'temporal-polyfill';
+import type { Db } from '../db/connect.js';
+import { instantFromDb } from '../shared/instant.js';
+import type { VenueRow } from '../venues/venues.repository.js';
+import type { AvailabilitySnapshot, VariantSnapshot } from './snapshot.js';
+
+export interface SnapshotVariant extends VariantSnapshot {
+  requiredSkills: string[];
+}
+
+/** The variant as the snapshot needs it, from the row of findVenueVariant. */
+export function toSnapshotVariant(variant: {
+  id: string;
+  treatment_id: string;
+  duration_minutes: number;
+  lead_time_minutes: number;
+  required_skills: string[];
+}): SnapshotVariant {
+  return {
+    id: variant.id,
+    treatmentId: variant.treatment_id,
+    durationMinutes: variant.duration_minutes,
+    leadTimeMinutes: variant.lead_time_minutes,
+    requiredSkills: variant.required_skills,
+  };
+}
+
+const time = (text: string) => Temporal.PlainTime.from(text);
+const date = (text: string) => Temporal.PlainDate.from(text);
+
+/**
+ * Loads everything the slot computation needs for venue-local dates [from, to], in a handful of set-based
+ * queries whatever the length of the range. Works on a transaction too (the booking re-check).
+ */
+export async function loadSnapshot(
+  db: Db,
+  venue: VenueRow,
+  variant: SnapshotVariant,
+  range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
+): Promise<AvailabilitySnapshot> {
+  const timeZone = venue.timezone ?? 'UTC';
+  // A margin of a day plus the buffers either side covers every reservation that can touch a slot of the range.
+  const margin = { hours: 24, minutes: venue.inter_venue_buffer_minutes + venue.room_turnover_buffer_minutes };
+  const windowStart = range.from.toZonedDateTime({ timeZone }).toInstant().subtract(margin).toString();
+  const windowEnd = range.to.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant().add(margin).toString();
+  const window = sql`tstzrange(${windowStart}::timestamptz, ${windowEnd}::timestamptz)`;
+
+  const openings = await db
+    .selectFrom('one_time_openings')
+    .select(['date', 'opening_time', 'closing_time'])
+    .where('venue_id', '=', venue.id)
+    .where('date', '>=', range.from.toString())
+    .where('date', '<=', range.to.toString())
+    .execute();
+
+  const blocks = await db
+    .selectFrom('venue_blocks')
+    .select(['daily', 'start_time', 'end_time', 'start_at', 'end_at'])
+    .where('venue_id', '=', venue.id)
+    .where((eb) => eb.or([eb('daily', '=', true), sql<boolean>`tstzrange(start_at, end_at) && ${window}`]))
+    .execute();
+
+  const limitedRooms = await db
+    .selectFrom('treatment_rooms')
+    .innerJoin('rooms', 'rooms.id', 'treatment_rooms.room_id')
+    .select(['rooms.id', 'rooms.capacity'])
+    .where('treatment_rooms.treatment_id', '=', variant.treatmentId)
+    .where('rooms.venue_id', '=', venue.id)
+    .execute();
+  const rooms = limitedRooms.length
+    ? limitedRooms
+    : await db.selectFrom('rooms').select(['id', 'capacity']).where('venue_id', '=', venue.id).execute();
+
+  const roomReservations = rooms.length
+    ? await db
+        .selectFrom('room_reservations')
+        .select(['room_id', sql<string>`lower(during)`.as('start'), sql<string>`upper(during)`.as('end')])
+        .where('room_id', 'in', rooms.map((r) => r.id))
+        .where(sql<boolean>`during && ${window}`)
+        .execute()
+    : [];
+
+  // Qualified: every required skill; present: a weekly shift or a dated override at this venue.
+  const therapists = await db
+    .selectFrom('therapists')
+    .select('id')
+    .where('organisation_id', '=', venue.organisation_id)
+    .where(sql<boolean>`skills @> ${sql.val(variant.requiredSkills)}::text[]`)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('therapist_shifts').select('therapist_shifts.id').whereRef('therapist_shifts.therapist_id', '=', 'therapists.id').where('therapist_shifts.venue_id', '=', venue.id)),
+        eb.exists(eb.selectFrom('therapist_shift_overrides').select('therapist_shift_overrides.date').whereRef('therapist_shift_overrides.therapist_id', '=', 'therapists.id').where('therapist_shift_overrides.venue_id', '=', venue.id)),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+  const therapistIds = therapists.map((t) => t.id);
+  const [shifts, overrides, absences, therapistReservations] = therapistIds.length
+    ? await loadTherapistTimes(db, venue.id, therapistIds, range, window)
+    : [[], [], [], []];
+
+  return {
+    venue: {
+      id: venue.id,
+      timeZone,
+      openingTime: time(venue.opening_time),
+      closingTime: time(venue.closing_time),
+      slotIntervalMinutes: venue.slot_interval,
+      scheduleType: venue.schedule_type,
+      daysOfWeek: venue.days_of_week,
+      recurrenceIntervalWeeks: venue.recurrence_interval,
+      recurringStartDate: venue.recurring_start_date ? date(venue.recurring_start_date) : null,
+      recurringEndDate: venue.recurring_end_date ? date(venue.recurring_end_date) : null,
+      oneTimeOpenings: openings.map((o) => ({
+        date: date(o.date),
+        openingTime: o.opening_time ? time(o.opening_time) : null,
+        closingTime: o.closing_time ? time(o.closing_time) : null,
+      })),
+      allowOutOfHoursBooking: venue.allow_out_of_hours_booking,
+      roomTurnoverBufferMinutes: venue.room_turnover_buffer_minutes,
+      interVenueBufferMinutes: venue.inter_venue_buffer_minutes,
+      dailyBlocks: blocks.filter((b) => b.daily).map((b) => ({ start: time(b.start_time!), end: time(b.end_time!) })),
+      blocks: blocks.filter((b) => !b.daily).map((b) => ({ start: instantFromDb(b.start_at!), end: instantFromDb(b.end_at!) })),
+    },
+    variant: { id: variant.id, treatmentId: variant.treatmentId, durationMinutes: variant.durationMinutes, leadTimeMinutes: variant.leadTimeMinutes },
+    rooms: rooms.map((r) => ({ id: r.id, capacity: r.capacity })),
+    roomReservations: roomReservations.map((r) => ({ roomId: r.room_id, start: instantFromDb(r.start), end: instantFromDb(r.end) })),
+    therapists: therapistIds.map((id) => ({
+      id,
+      shifts: shifts.filter((s) => s.therapist_id === id).map((s) => ({ daysOfWeek: s.days_of_week, start: time(s.start_time), end: time(s.end_time) })),
+      overrides: overrides.filter((o) => o.therapist_id === id).map((o) => ({
+        date: date(o.date),
+        start: o.start_time ? time(o.start_time) : null,
+        end: o.end_time ? time(o.end_time) : null,
+      })),
+      absences: absences.filter((a) => a.therapist_id === id).map((a) => ({ start: instantFromDb(a.start_at), end: instantFromDb(a.end_at) })),
+    })),
+    therapistReservations: therapistReservations.map((r) => ({
+      therapistId: r.therapist_id,
+      venueId: r.venue_id,
+      start: instantFromDb(r.start),
+      end: instantFromDb(r.end),
+    })),
+  };
+}
+
+async function loadTherapistTimes(
+  db: Db,
+  venueId: string,
+  therapistIds: string[],
+  range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
+  window: ReturnType<typeof sql>,
+) {
+  const shifts = await db
+    .selectFrom('therapist_shifts')
+    .select(['therapist_id', 'days_of_week', 'start_time', 'end_time'])
+    .where('venue_id', '=', venueId)
+    .where('therapist_id', 'in', therapistIds)
+    .execute();
+  const overrides = await db
+    .selectFrom('therapist_shift_overrides')
+    .select(['therapist_id', 'date', 'start_time', 'end_time'])
+    .where('venue_id', '=', venueId)
+    .where('therapist_id', 'in', therapistIds)
+    .where('date', '>=', range.from.toString())
+    .where('date', '<=', range.to.toString())
+    .execute();
+  const absences = await db
+    .selectFrom('therapist_absences')
+    .select(['therapist_id', 'start_at', 'end_at'])
+    .where('therapist_id', 'in', therapistIds)
+    .where(sql<boolean>`tstzrange(start_at, end_at) && ${window}`)
+    .execute();
+  const reservations = await db
+    .selectFrom('therapist_reservations')
+    .select(['therapist_id', 'venue_id', sql<string>`lower(during)`.as('start'), sql<string>`upper(during)`.as('end')])
+    .where('therapist_id', 'in', therapistIds)
+    .where(sql<boolean>`during && ${window}`)
+    .execute();
+  return [shifts, overrides, absences, reservations] as const;
+}

@@ -1,0 +1,77 @@
+import type { CancelBookingBody } from '@spa/contract';
+import type { Temporal } from 'temporal-polyfill';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/connect.js';
+import {
+  AmbiguousExternalIdError,
+  BookingAlreadyCancelledError,
+  BookingForbiddenError,
+  BookingNotFoundError,
+} from '../http/domain-errors.js';
+import { instantFromDb } from '../shared/instant.js';
+import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
+import { findBookingById, findVisibleBookingsByExternalId, LIVE_STATUSES, lockBooking, releaseReservations } from './bookings.repository.js';
+import { cancellationFee } from './cancellation-policy.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EXTERNAL_PREFIX = 'ext:';
+
+export interface CancelBookingOptions {
+  db: Db;
+  principal: Principal;
+  bookingRef: string;
+  body: z.infer<typeof CancelBookingBody>;
+  now: Temporal.Instant;
+}
+
+/** Spec 4.8: applies the venue policy for `cancelled_by` and releases the room and therapists at once. */
+export async function cancelBooking({ db, principal, bookingRef, body, now }: CancelBookingOptions): Promise<BookingRow> {
+  const bookingId = await resolveBookingId(db, principal, bookingRef);
+  return db.transaction().execute(async (trx) => {
+    const booking = await lockBooking(trx, bookingId);
+    if (!booking) throw new BookingNotFoundError();
+    if (!LIVE_STATUSES.includes(booking.status)) throw new BookingAlreadyCancelledError(booking.status);
+
+    const venue = await trx.selectFrom('venues').select('cancellation_policy').where('id', '=', booking.venue_id).executeTakeFirstOrThrow();
+    const fee = cancellationFee({
+      policy: venue.cancellation_policy,
+      cancelledBy: body.cancelled_by,
+      totalMinor: booking.total_price_minor,
+      currency: booking.currency,
+      startAt: instantFromDb(booking.start_at),
+      now,
+    });
+    await releaseReservations(trx, booking.id);
+    return trx
+      .updateTable('bookings')
+      .set({
+        status: 'cancelled',
+        cancelled_at: now.toString(),
+        cancelled_by: body.cancelled_by,
+        cancellation_reason: body.reason,
+        cancellation_fee_minor: fee.feeMinor,
+        cancellation_policy_text: fee.policy,
+        updated_at: now.toString(),
+      })
+      .where('id', '=', booking.id)
+      .returning(BOOKING_COLUMNS)
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** A UUID the key may touch, or `ext:{external_id}` among the bookings the key can see. */
+async function resolveBookingId(db: Db, principal: Principal, ref: string): Promise<string> {
+  if (ref.startsWith(EXTERNAL_PREFIX)) {
+    const matches = await findVisibleBookingsByExternalId(db, principal, ref.slice(EXTERNAL_PREFIX.length));
+    if (matches.length === 0) throw new BookingNotFoundError();
+    if (matches.length > 1) throw new AmbiguousExternalIdError();
+    return matches[0]!.id;
+  }
+  if (!UUID.test(ref)) throw new BookingNotFoundError();
+  const booking = await findBookingById(db, ref.toLowerCase());
+  if (!booking) throw new BookingNotFoundError();
+  const outside = booking.organisation_id !== principal.organisationId || (principal.venueId !== null && principal.venueId !== booking.venue_id);
+  if (outside) throw new BookingForbiddenError();
+  return booking.id;
+}

@@ -1,0 +1,10 @@
+/** DECISIONS "Bookings": the lower-cased part before the dot names a known source, else `external`. */
+const KNOWN = new Set(['hotel', 'agency', 'corporate']);
+
+export type ClientType = 'hotel' | 'agency' | 'corporate' | 'external';
+
+export function clientTypeOf(externalReference: string | null | undefined): ClientType {
+  if (!externalReference) return 'external';
+  const source = externalReference.split('.', 1)[0]!.toLowerCase();
+  return KNOWN.has(source) ? (source as ClientType) : 'external';
+}

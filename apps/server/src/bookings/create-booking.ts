@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateBookingBody } from '@spa/contract';
+import { Temporal } from 'temporal-polyfill';
+import type { z } from 'zod';
+import { loadSnapshot, toSnapshotVariant } from '../availability/availability.repository.js';
+import { allocate, findSlot, freeTherapistIds } from '../availability/compute-slots.js';
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/connect.js';
+import {
+  CurrencyMismatchError,
+  DuplicateExternalIdError,
+  SlotUnavailableError,
+  ValidationError,
+  VariantNotFoundError,
+} from '../http/domain-errors.js';
+import { tstzrange } from '../shared/instant.js';
+import { toMinor } from '../shared/money.js';
+import { findVenueVariant } from '../treatments/treatments.repository.js';
+import { resolveVenue } from '../venues/venue-access.js';
+import { type BookingRow } from './booking.mapper.js';
+import {
+  findBookingByExternalId,
+  insertBooking,
+  insertOffers,
+  insertReservations,
+  isOverlapViolation,
+  isUniqueViolation,
+  lockTherapists,
+  therapistsBusyElsewhere,
+  tryLockExternalId,
+  upsertCustomer,
+} from './bookings.repository.js';
+import { clientTypeOf } from './client-type.js';
+
+export interface CreateBookingOptions {
+  db: Db;
+  principal: Principal;
+  venueRef: string;
+  body: z.infer<typeof CreateBookingBody>;
+  now: Temporal.Instant;
+}
+
+export interface CreateBookingResult {
+  booking: BookingRow;
+  /** True when an earlier booking with the same external_id is returned (idempotent replay). */
+  replayed: boolean;
+}
+
+/** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
+const ATTEMPTS = 3;
+
+/**
+ * Spec 4.7. Checks in the order of DECISIONS (400, then venue, then variant, then 409/422), then books in one
+ * transaction: re-checks the slot with the availability function, reserves a room and therapists (the exclusion
+ * constraints make an overlap impossible) and inserts the booking.
+ */
+export async function createBooking({ db, principal, venueRef, body, now }: CreateBookingOptions): Promise<CreateBookingResult> {
+  const startAt = Temporal.Instant.from(body.start_at);
+  if (Temporal.Instant.compare(startAt, now) <= 0) throw ValidationError.field('start_at', 'start_at must be in the future');
+  const priceMinor = toMinor(body.price_paid.amount, body.price_paid.currency);
+  if (priceMinor === undefined) {
+    throw ValidationError.field('price_paid.amount', `price_paid.amount has more decimals than ${body.price_paid.currency} allows`);
+  }
+
+  const venue = await resolveVenue(db, principal, venueRef);
+  const variant = await findVenueVariant(db, venue.id, body.variant_id.toLowerCase());
+  if (!variant) throw new VariantNotFoundError();
+
+  const externalId = body.external_id ?? null;
+  if (externalId) {
+    const existing = await findBookingByExternalId(db, venue.id, externalId);
+    if (existing) return { booking: existing, replayed: true };
+  }
+  if (body.price_paid.currency !== venue.currency) throw new CurrencyMismatchError(venue.currency);
+
+  const end = startAt.add({ minutes: variant.duration_minutes });
+  const snapshotVariant = toSnapshotVariant(variant);
+  const localDate = startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        if (externalId) {
+          if (!(await tryLockExternalId(trx, venue.id, externalId))) throw new DuplicateExternalIdError();
+          const existing = await findBookingByExternalId(trx, venue.id, externalId);
+          if (existing) return { booking: existing, replayed: true };
+        }
+
+        // The same function that lists slots decides this one, on data read inside this transaction.
+        const snapshot = await loadSnapshot(trx, venue, snapshotVariant, { from: localDate, to: localDate });
+        const slot = findSlot(snapshot, startAt, now, body.guest_count);
+        const allocation = slot && allocate(snapshot, startAt, end, body.guest_count);
+        if (!slot || !allocation) throw new SlotUnavailableError();
+
+        await lockTherapists(trx, allocation.therapistIds);
+        const busy = await therapistsBusyElsewhere(trx, {
+          therapistIds: allocation.therapistIds,
+          venueId: venue.id,
+          start: startAt,
+          end,
+          bufferMinutes: venue.inter_venue_buffer_minutes,
+        });
+        if (busy.length) throw new SlotUnavailableError();
+
+        const customerId = await upsertCustomer(trx, {
+          organisationId: venue.organisation_id,
+          id: randomUUID(),
+          firstName: body.guest.first_name,
+          lastName: body.guest.last_name,
+          email: body.guest.email,
+          phone: body.guest.phone ?? null,
+          language: body.guest.language ?? 'fr',
+        });
+        const booking = await insertBooking(trx, {
+          id: randomUUID(),
+          venue_id: venue.id,
+          treatment_id: variant.treatment_id,
+          variant_id: variant.id,
+          customer_id: customerId,
+          status: 'pending',
+          start_at: startAt.toString(),
+          end_at: end.toString(),
+          guest_count: body.guest_count,
+          notes: body.notes ?? null,
+          external_reference: body.external_reference ?? null,
+          external_id: externalId,
+          client_type: clientTypeOf(body.external_reference),
+          total_price_minor: priceMinor,
+          currency: body.price_paid.currency,
+          created_at: now.toString(),
+          updated_at: now.toString(),
+        });
+        await insertReservations(trx, {
+          bookingId: booking.id,
+          venueId: venue.id,
+          roomId: allocation.roomId,
+          roomRange: tstzrange(startAt, end.add({ minutes: venue.room_turnover_buffer_minutes })),
+          therapistIds: allocation.therapistIds,
+          therapistRange: tstzrange(startAt, end),
+        });
+        // The broadcast: every qualified therapist free at that slot is offered the booking.
+        await insertOffers(trx, booking.id, freeTherapistIds(snapshot, startAt, end));
+        return { booking, replayed: false };
+      });
+    } catch (error) {
+      if (isOverlapViolation(error)) {
+        if (attempt < ATTEMPTS) continue;
+        throw new SlotUnavailableError();
+      }
+      if (externalId && isUniqueViolation(error, 'bookings_venue_external_id_key')) {
+        const existing = await findBookingByExternalId(db, venue.id, externalId);
+        if (existing) return { booking: existing, replayed: true };
+      }
+      throw error;
+    }
+  }
+}

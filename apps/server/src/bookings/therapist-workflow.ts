@@ -1,0 +1,89 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Db } from '../db/connect.js';
+import type { BookingStatus } from '../db/schema.js';
+import { instantFromDb, tstzrange } from '../shared/instant.js';
+import { isOverlapViolation, lockBooking, lockTherapists, releaseReservations, therapistsBusyElsewhere } from './bookings.repository.js';
+
+/** A refusal the operator reads in the CLI: plain words, no stack. */
+export class BookingWorkflowError extends Error {}
+
+/**
+ * A therapist accepts the broadcast (spec 3.1): pending or awaiting_therapist becomes confirmed and the
+ * booking is assigned to them. If they were not the tentatively reserved therapist, the reservation moves
+ * to them, still guarded by the exclusion constraint and the per-therapist lock of the inter-venue buffer.
+ */
+export async function acceptBooking(db: Db, input: { bookingId: string; therapistId: string; now: Temporal.Instant }) {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const booking = await lockBooking(trx, input.bookingId);
+      if (!booking) throw new BookingWorkflowError(`No booking ${input.bookingId}`);
+      if (booking.status !== 'pending' && booking.status !== 'awaiting_therapist') {
+        throw new BookingWorkflowError(`Booking ${booking.id} is ${booking.status}; only pending or awaiting_therapist bookings can be accepted`);
+      }
+      const offer = await trx
+        .selectFrom('booking_offers')
+        .select('therapist_id')
+        .where('booking_id', '=', booking.id)
+        .where('therapist_id', '=', input.therapistId)
+        .executeTakeFirst();
+      if (!offer) throw new BookingWorkflowError(`Therapist ${input.therapistId} was not offered booking ${booking.id}`);
+
+      const reserved = await trx.selectFrom('therapist_reservations').select(['therapist_id', 'venue_id', 'during']).where('booking_id', '=', booking.id).execute();
+      if (!reserved.some((r) => r.therapist_id === input.therapistId)) {
+        const start = instantFromDb(booking.start_at);
+        const end = instantFromDb(booking.end_at);
+        await lockTherapists(trx, [input.therapistId]);
+        const venue = await trx.selectFrom('venues').select('inter_venue_buffer_minutes').where('id', '=', booking.venue_id).executeTakeFirstOrThrow();
+        const busy = await therapistsBusyElsewhere(trx, {
+          therapistIds: [input.therapistId],
+          venueId: booking.venue_id,
+          start,
+          end,
+          bufferMinutes: venue.inter_venue_buffer_minutes,
+        });
+        if (busy.length) throw notFree(input.therapistId);
+        // The accepting therapist takes the place of one tentative therapist.
+        const replaced = reserved[0];
+        if (replaced) {
+          await trx.deleteFrom('therapist_reservations').where('booking_id', '=', booking.id).where('therapist_id', '=', replaced.therapist_id).execute();
+        }
+        await trx
+          .insertInto('therapist_reservations')
+          .values({ booking_id: booking.id, therapist_id: input.therapistId, venue_id: booking.venue_id, during: tstzrange(start, end) })
+          .execute();
+      }
+      await trx.updateTable('booking_offers').set({ accepted_at: input.now.toString() }).where('booking_id', '=', booking.id).where('therapist_id', '=', input.therapistId).execute();
+      return trx
+        .updateTable('bookings')
+        .set({ status: 'confirmed', therapist_id: input.therapistId, updated_at: input.now.toString() })
+        .where('id', '=', booking.id)
+        .returning(['id', 'status', 'therapist_id'])
+        .executeTakeFirstOrThrow();
+    });
+  } catch (error) {
+    if (isOverlapViolation(error)) throw notFree(input.therapistId);
+    throw error;
+  }
+}
+
+function notFree(therapistId: string) {
+  return new BookingWorkflowError(`Therapist ${therapistId} is no longer free at that time; the booking stays as it was`);
+}
+
+/** confirmed → completed or no_show; the room and therapists are released (they no longer occupy). */
+export async function finishBooking(db: Db, input: { bookingId: string; outcome: Extract<BookingStatus, 'completed' | 'no_show'>; now: Temporal.Instant }) {
+  return db.transaction().execute(async (trx) => {
+    const booking = await lockBooking(trx, input.bookingId);
+    if (!booking) throw new BookingWorkflowError(`No booking ${input.bookingId}`);
+    if (booking.status !== 'confirmed') {
+      throw new BookingWorkflowError(`Booking ${booking.id} is ${booking.status}; only confirmed bookings can be marked ${input.outcome.replace('_', '-')}`);
+    }
+    await releaseReservations(trx, booking.id);
+    return trx
+      .updateTable('bookings')
+      .set({ status: input.outcome, updated_at: input.now.toString() })
+      .where('id', '=', booking.id)
+      .returning(['id', 'status', 'therapist_id'])
+      .executeTakeFirstOrThrow();
+  });
+}
