@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { Temporal } from 'temporal-polyfill';
+import type { Db } from '../src/db/connect.js';
+import { makeApiKey, makeOrganisation, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../test/support/factories.js';
+import { openBenchDatabase } from './databases.js';
+import { serve } from './serve.js';
+import { ms, summary, verdict } from './stats.js';
+
+const NOW = Temporal.Instant.from('2026-11-22T08:00:00Z');
+const CLIENTS = 50;
+
+interface LoadResult {
+  latencies: number[];
+  statuses: Map<number, number>;
+  seconds: number;
+}
+
+/** `CLIENTS` concurrent clients, each sending its share of `bodies` one after another. */
+async function load(url: string, key: string, bodies: object[]): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]!;
+        const t = performance.now();
+        const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    }),
+  );
+  return { latencies, statuses, seconds: (performance.now() - started) / 1000 };
+}
+
+async function bookableVenue(db: Db, vault: Parameters<typeof makeApiKey>[1], size: number) {
+  const organisation = await makeOrganisation(db);
+  const venue = await makeVenue(db, organisation.id, { opening_time: '08:00', closing_time: '20:00' });
+  for (let i = 0; i < size; i++) {
+    await makeRoom(db, venue.id);
+    await makeTherapist(db, organisation.id, { shifts: [{ venue_id: venue.id, days_of_week: [0, 1, 2, 3, 4, 5, 6], start_time: '08:00', end_time: '20:00' }] });
+  }
+  const treatment = await makeTreatment(db, venue.id, { variants: [{ duration_minutes: 30, price_minor: 5000 }] });
+  const { key } = await makeApiKey(db, vault, organisation.id);
+  return { venue, variant: treatment.variant, key };
+}
+
+function body(variantId: string, start: Temporal.Instant, n: number) {
+  return {
+    variant_id: variantId,
+    start_at: start.toString(),
+    guest: { first_name: 'Load', last_name: `Client ${n}`, email: `load${n % 500}@bench.example` },
+    external_id: `bench-${randomUUID()}`,
+    price_paid: { amount: 50, currency: 'EUR' },
+  };
+}
+
+/** Slots of the grid, venue local 08:00–19:30 in Paris, day after day from 2026-12-01. */
+function slotStarts(count: number): Temporal.Instant[] {
+  const starts: Temporal.Instant[] = [];
+  for (let day = 0; starts.length < count; day++) {
+    for (let half = 0; half < 24 && starts.length < count; half++) {
+      const local = Temporal.PlainDate.from('2026-12-01').add({ days: day }).toZonedDateTime({
+        timeZone: 'Europe/Paris',
+        plainTime: Temporal.PlainTime.from({ hour: 8 + Math.floor(half / 2), minute: (half % 2) * 30 }),
+      });
+      starts.push(local.toInstant());
+    }
+  }
+  return starts;
+}
+
+async function overlaps(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select (select count(*) from room_reservations a join room_reservations b
+              on a.room_id = b.room_id and a.booking_id < b.booking_id and a.during && b.during)
+         + (select count(*) from therapist_reservations a join therapist_reservations b
+              on a.therapist_id = b.therapist_id and a.booking_id < b.booking_id and a.during && b.during) as n`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+/** Issue 4's benchmark on PostgreSQL: throughput over many slots, then heavy contention on few. */
+export async function benchBookings() {
+  const database = await openBenchDatabase('postgres', 20);
+  const lines: string[] = [];
+  try {
+    const server = await serve(database.db, NOW);
+    const spread = await bookableVenue(database.db, server.vault, 10);
+    const url = (venueId: string) => `${server.base}/v1/venues/${venueId}/bookings`;
+    // Warm-up: connections, JIT, the pool.
+    await load(url(spread.venue.id), spread.key, slotStarts(100).map((s, i) => body(spread.variant.id, s, i)));
+
+    // Many slots: every slot of 10 capacity-1 rooms, 10 therapists, 1,500 bookings, each slot taken up to 10 times.
+    const many = slotStarts(150).slice(10).flatMap((s) => Array.from({ length: 10 }, () => s)).map((s, i) => body(spread.variant.id, s, i));
+    const spreadRun = await load(url(spread.venue.id), spread.key, many);
+
+    // Heavy contention: 500 requests on 5 capacity-1 slots.
+    const tight = await bookableVenue(database.db, server.vault, 1);
+    const few = slotStarts(5);
+    const contention = await load(url(tight.venue.id), tight.key, Array.from({ length: 500 }, (_, i) => body(tight.variant.id, few[i % 5]!, i)));
+    await server.close();
+
+    const double = await overlaps(database.db);
+    const created = (r: LoadResult) => r.statuses.get(201) ?? 0;
+    const s = summary(spreadRun.latencies), c = summary(contention.latencies);
+    const rate = created(spreadRun) / spreadRun.seconds;
+    const format = (r: LoadResult) => [...r.statuses.entries()].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+    lines.push(
+      `bookings on postgres, ${CLIENTS} concurrent clients over HTTP`,
+      `  many slots   ${many.length} requests in ${spreadRun.seconds.toFixed(2)} s  -> ${rate.toFixed(0)} creates/s; p50 ${ms(s.p50)} p99 ${ms(s.p99)}; ${format(spreadRun)}`,
+      `  contention   500 requests on 5 slots in ${contention.seconds.toFixed(2)} s; p50 ${ms(c.p50)} p99 ${ms(c.p99)}; ${format(contention)}`,
+      `  double bookings (overlapping reservations, by SQL): ${double}`,
+      `  ${verdict('creates per second', rate, 500, '/s', true)}`,
+      `  ${verdict('create p99 (many slots)', s.p99, 100, 'ms')}`,
+      `  ${double === 0 ? 'MEETS' : 'MISSES'}  double bookings: ${double} (target 0)`,
+    );
+    if (created(contention) !== 5) lines.push(`  UNEXPECTED: ${created(contention)} creates on 5 capacity-1 slots`);
+  } finally {
+    await database.close();
+  }
+  return lines;
+}

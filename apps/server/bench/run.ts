@@ -1,0 +1,17 @@
+import { benchAvailability } from './availability.bench.js';
+import { benchBookings } from './bookings.bench.js';
+
+/**
+ * `pnpm bench [availability|bookings]`: prints the figures and the comparison with the targets of issues 3 and 4.
+ * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
+ */
+const which = process.argv[2] ?? 'all';
+const out = (lines: string[]) => console.log(lines.join('\n') + '\n');
+
+console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores\n`);
+if (which === 'all' || which === 'availability') {
+  out(await benchAvailability('postgres'));
+  out(await benchAvailability('pglite'));
+}
+if (which === 'all' || which === 'bookings') out(await benchBookings());
+process.exit(0);

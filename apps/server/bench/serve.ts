@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { Temporal } from 'temporal-polyfill';
+import { createApp } from '../src/app.js';
+import { KeyVault } from '../src/auth/api-key.js';
+import type { Db } from '../src/db/connect.js';
+import type { Clock } from '../src/shared/clock.js';
+
+/** The real app on an ephemeral loopback port, with a frozen clock, for load through HTTP. */
+export async function serve(db: Db, now: Temporal.Instant) {
+  const keyEncryptionKey = randomBytes(32);
+  const clock: Clock = { now: () => now };
+  const app = createApp({ db, clock, config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://127.0.0.1' }, logger: pino({ level: 'silent' }) });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    vault: new KeyVault(keyEncryptionKey),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
