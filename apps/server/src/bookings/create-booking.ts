@@ -47,7 +47,7 @@ export interface CreateBookingResult {
 }
 
 /** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
 
 /**
  * Spec 4.7. Checks in the order of DECISIONS (400, then venue, then variant, then 409/422), then books in one
@@ -89,7 +89,7 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
         // The same function that lists slots decides this one, on data read inside this transaction.
         const snapshot = await loadSnapshot(trx, venue, snapshotVariant, { from: localDate, to: localDate });
         const slot = findSlot(snapshot, startAt, now, body.guest_count);
-        const allocation = slot && allocate(snapshot, startAt, end, body.guest_count);
+        const allocation = slot && allocate(snapshot, startAt, end, body.guest_count, Math.random);
         if (!slot || !allocation) throw new SlotUnavailableError();
 
         await lockTherapists(trx, allocation.therapistIds);

@@ -1,0 +1,129 @@
+import { Temporal } from 'temporal-polyfill';
+import { anyOverlap } from './interval-index.js';
+import type { AvailabilitySnapshot } from './snapshot.js';
+import { type PreparedSnapshot, freeResources, prepare, type VenueDay, venueDay } from './venue-day.js';
+
+export interface Slot {
+  start: Temporal.Instant;
+  end: Temporal.Instant;
+  localTime: Temporal.PlainTime;
+  outOfHours: boolean;
+  availableCapacity: number;
+}
+
+export interface DaySlots {
+  date: Temporal.PlainDate;
+  slots: Slot[];
+}
+
+/**
+ * Every rule of spec 2.7 over venue-local dates [from, to], one entry per date. Pure: the snapshot and `now`
+ * are all it reads, so the booking transaction decides with exactly the function that lists slots.
+ */
+export function computeDays(
+  snapshot: AvailabilitySnapshot,
+  range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
+  now: Temporal.Instant,
+  guestCount = 1,
+): DaySlots[] {
+  const prepared = prepare(snapshot);
+  const days: DaySlots[] = [];
+  for (let date = range.from; Temporal.PlainDate.compare(date, range.to) <= 0; date = date.add({ days: 1 })) {
+    days.push({ date, slots: slotsOf(prepared, date, now, guestCount) });
+  }
+  return days;
+}
+
+/** The listed slot starting exactly at `start`, if any (an instant off the grid or taken is not one). */
+export function findSlot(snapshot: AvailabilitySnapshot, start: Temporal.Instant, now: Temporal.Instant, guestCount = 1): Slot | undefined {
+  const date = start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate();
+  return slotsOf(prepare(snapshot), date, now, guestCount).find((slot) => slot.start.equals(start));
+}
+
+export interface Allocation {
+  roomId: string;
+  therapistIds: string[];
+}
+
+/**
+ * One free room with capacity >= guestCount (the smallest that fits) and guestCount free therapists.
+ * `random` spreads concurrent bookings of one slot over equally good rooms and therapists, so they
+ * rarely collide on the exclusion constraints; without it the choice is deterministic.
+ */
+export function allocate(
+  snapshot: AvailabilitySnapshot,
+  start: Temporal.Instant,
+  end: Temporal.Instant,
+  guestCount: number,
+  random?: () => number,
+): Allocation | undefined {
+  const free = freeAt(snapshot, start, end);
+  if (!free) return undefined;
+  const fitting = free.rooms.filter((room) => room.capacity >= guestCount);
+  if (fitting.length === 0 || free.therapistIds.length < guestCount) return undefined;
+  const smallest = fitting.filter((room) => room.capacity === fitting[0]!.capacity);
+  const room = random ? smallest[Math.floor(random() * smallest.length)]! : smallest[0]!;
+  const therapists = random ? shuffle(free.therapistIds, random) : free.therapistIds;
+  return { roomId: room.id, therapistIds: therapists.slice(0, guestCount).sort() };
+}
+
+/** Every qualified therapist free for [start, end): those the booking is broadcast to. */
+export function freeTherapistIds(snapshot: AvailabilitySnapshot, start: Temporal.Instant, end: Temporal.Instant): string[] {
+  return freeAt(snapshot, start, end)?.therapistIds ?? [];
+}
+
+function freeAt(snapshot: AvailabilitySnapshot, start: Temporal.Instant, end: Temporal.Instant) {
+  const prepared = prepare(snapshot);
+  const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
+  return day ? freeResources(prepared, day, start, end) : undefined;
+}
+
+function slotsOf(prepared: PreparedSnapshot, date: Temporal.PlainDate, now: Temporal.Instant, guestCount: number): Slot[] {
+  const day = venueDay(prepared, date);
+  if (!day) return [];
+  const { venue, variant } = prepared.snapshot;
+  const earliest = now.add({ minutes: variant.leadTimeMinutes });
+  const slots: Slot[] = [];
+  for (const { localTime, start } of candidates(prepared, day)) {
+    const end = start.add({ minutes: variant.durationMinutes });
+    const inHours = Temporal.Instant.compare(start, day.opensAt) >= 0 && Temporal.Instant.compare(end, day.closesAt) <= 0;
+    if (!inHours && !venue.allowOutOfHoursBooking) continue;
+    if (Temporal.Instant.compare(start, earliest) < 0) continue;
+    if (anyOverlap(day.blocks, start, end)) continue;
+    const free = freeResources(prepared, day, start, end);
+    const largestRoom = free.rooms.reduce((max, room) => Math.max(max, room.capacity), 0);
+    const availableCapacity = Math.min(largestRoom, free.therapistIds.length);
+    if (availableCapacity < Math.max(1, guestCount)) continue;
+    slots.push({ start, end, localTime, outOfHours: !inHours, availableCapacity });
+  }
+  return slots;
+}
+
+/**
+ * Grid points of the local day: from opening_time by slot_interval (and, when out-of-hours booking is allowed,
+ * the same grid extended over the whole day). A local time that does not exist (DST gap) is skipped; an
+ * ambiguous one is produced once, at its earlier instant.
+ */
+function* candidates(prepared: PreparedSnapshot, day: VenueDay) {
+  const { venue } = prepared.snapshot;
+  const step = venue.slotIntervalMinutes;
+  const opening = day.hours.opening.hour * 60 + day.hours.opening.minute;
+  const closing = day.hours.closing.hour * 60 + day.hours.closing.minute;
+  const first = venue.allowOutOfHoursBooking ? opening % step : opening;
+  const last = venue.allowOutOfHoursBooking ? 24 * 60 - 1 : closing;
+  for (let minutes = first; minutes <= last; minutes += step) {
+    const localTime = new Temporal.PlainTime(Math.floor(minutes / 60), minutes % 60);
+    const zoned = day.date.toZonedDateTime({ timeZone: venue.timeZone, plainTime: localTime });
+    if (!zoned.toPlainTime().equals(localTime)) continue;
+    yield { localTime, start: zoned.toInstant() };
+  }
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
