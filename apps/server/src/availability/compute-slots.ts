@@ -1,7 +1,10 @@
 import { Temporal } from 'temporal-polyfill';
 import { anyOverlap } from './interval-index.js';
+import { minutesOf, plainTimeOf } from './local-clock.js';
 import type { AvailabilitySnapshot } from './snapshot.js';
 import { type PreparedSnapshot, freeResources, prepare, type VenueDay, venueDay } from './venue-day.js';
+
+const MINUTE = 60_000;
 
 export interface Slot {
   start: Temporal.Instant;
@@ -11,9 +14,32 @@ export interface Slot {
   availableCapacity: number;
 }
 
+/**
+ * A listed slot. A 62-day answer holds over a thousand, so the Temporal values are made when read,
+ * not for every slot (each costs microseconds in the polyfill); epoch milliseconds are kept for the edge.
+ */
+export class ListedSlot implements Slot {
+  constructor(
+    readonly startMs: number,
+    readonly endMs: number,
+    readonly localMinutes: number,
+    readonly outOfHours: boolean,
+    readonly availableCapacity: number,
+  ) {}
+  get start() {
+    return Temporal.Instant.fromEpochMilliseconds(this.startMs);
+  }
+  get end() {
+    return Temporal.Instant.fromEpochMilliseconds(this.endMs);
+  }
+  get localTime() {
+    return plainTimeOf(this.localMinutes);
+  }
+}
+
 export interface DaySlots {
   date: Temporal.PlainDate;
-  slots: Slot[];
+  slots: ListedSlot[];
 }
 
 /**
@@ -35,9 +61,10 @@ export function computeDays(
 }
 
 /** The listed slot starting exactly at `start`, if any (an instant off the grid or taken is not one). */
-export function findSlot(snapshot: AvailabilitySnapshot, start: Temporal.Instant, now: Temporal.Instant, guestCount = 1): Slot | undefined {
+export function findSlot(snapshot: AvailabilitySnapshot, start: Temporal.Instant, now: Temporal.Instant, guestCount = 1): ListedSlot | undefined {
   const date = start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate();
-  return slotsOf(prepare(snapshot), date, now, guestCount).find((slot) => slot.start.equals(start));
+  const wanted = start.epochMilliseconds;
+  return slotsOf(prepare(snapshot), date, now, guestCount).find((slot) => slot.startMs === wanted);
 }
 
 export interface Allocation {
@@ -75,26 +102,26 @@ export function freeTherapistIds(snapshot: AvailabilitySnapshot, start: Temporal
 function freeAt(snapshot: AvailabilitySnapshot, start: Temporal.Instant, end: Temporal.Instant) {
   const prepared = prepare(snapshot);
   const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
-  return day ? freeResources(prepared, day, start, end) : undefined;
+  return day ? freeResources(prepared, day, start.epochMilliseconds, end.epochMilliseconds) : undefined;
 }
 
-function slotsOf(prepared: PreparedSnapshot, date: Temporal.PlainDate, now: Temporal.Instant, guestCount: number): Slot[] {
+function slotsOf(prepared: PreparedSnapshot, date: Temporal.PlainDate, now: Temporal.Instant, guestCount: number): ListedSlot[] {
   const day = venueDay(prepared, date);
   if (!day) return [];
   const { venue, variant } = prepared.snapshot;
-  const earliest = now.add({ minutes: variant.leadTimeMinutes });
-  const slots: Slot[] = [];
-  for (const { localTime, start } of candidates(prepared, day)) {
-    const end = start.add({ minutes: variant.durationMinutes });
-    const inHours = Temporal.Instant.compare(start, day.opensAt) >= 0 && Temporal.Instant.compare(end, day.closesAt) <= 0;
+  const earliest = now.epochMilliseconds + variant.leadTimeMinutes * MINUTE;
+  const duration = variant.durationMinutes * MINUTE;
+  const slots: ListedSlot[] = [];
+  for (const { localMinutes, start } of candidates(prepared, day)) {
+    const end = start + duration;
+    const inHours = start >= day.opensAt && end <= day.closesAt;
     if (!inHours && !venue.allowOutOfHoursBooking) continue;
-    if (Temporal.Instant.compare(start, earliest) < 0) continue;
-    if (anyOverlap(day.blocks, start, end)) continue;
+    if (start < earliest || anyOverlap(day.blocks, start, end)) continue;
     const free = freeResources(prepared, day, start, end);
     const largestRoom = free.rooms.reduce((max, room) => Math.max(max, room.capacity), 0);
     const availableCapacity = Math.min(largestRoom, free.therapistIds.length);
     if (availableCapacity < Math.max(1, guestCount)) continue;
-    slots.push({ start, end, localTime, outOfHours: !inHours, availableCapacity });
+    slots.push(new ListedSlot(start, end, localMinutes, !inHours, availableCapacity));
   }
   return slots;
 }
@@ -102,20 +129,18 @@ function slotsOf(prepared: PreparedSnapshot, date: Temporal.PlainDate, now: Temp
 /**
  * Grid points of the local day: from opening_time by slot_interval (and, when out-of-hours booking is allowed,
  * the same grid extended over the whole day). A local time that does not exist (DST gap) is skipped; an
- * ambiguous one is produced once, at its earlier instant.
+ * ambiguous one is produced once, at its earlier instant (see local-clock.ts).
  */
 function* candidates(prepared: PreparedSnapshot, day: VenueDay) {
   const { venue } = prepared.snapshot;
   const step = venue.slotIntervalMinutes;
-  const opening = day.hours.opening.hour * 60 + day.hours.opening.minute;
-  const closing = day.hours.closing.hour * 60 + day.hours.closing.minute;
+  const opening = minutesOf(day.hours.opening);
+  const closing = minutesOf(day.hours.closing);
   const first = venue.allowOutOfHoursBooking ? opening % step : opening;
   const last = venue.allowOutOfHoursBooking ? 24 * 60 - 1 : closing;
-  for (let minutes = first; minutes <= last; minutes += step) {
-    const localTime = new Temporal.PlainTime(Math.floor(minutes / 60), minutes % 60);
-    const zoned = day.date.toZonedDateTime({ timeZone: venue.timeZone, plainTime: localTime });
-    if (!zoned.toPlainTime().equals(localTime)) continue;
-    yield { localTime, start: zoned.toInstant() };
+  for (let localMinutes = first; localMinutes <= last; localMinutes += step) {
+    const start = day.clock(localMinutes);
+    if (start !== null) yield { localMinutes, start };
   }
 }
 

@@ -1,55 +1,62 @@
-import { Temporal } from 'temporal-polyfill';
-import type { Interval } from './snapshot.js';
+/**
+ * Intervals as epoch milliseconds. The slot loop compares tens of thousands of intervals per 62-day request;
+ * Temporal.Instant objects (BigInt inside the polyfill) made it 20x slower, so instants become numbers at the
+ * door of the computation (venue-day.ts) and Temporal values again on the way out.
+ */
+export interface Span {
+  start: number;
+  end: number;
+}
 
-const { compare } = Temporal.Instant;
+/** Half-open [a.start, a.end) and [start, end) share an instant. */
+export const overlaps = (a: Span, start: number, end: number) => a.start < end && start < a.end;
 
-/** Half-open intervals [a.start, a.end) and [start, end) share an instant. */
-export function overlaps(a: Interval, start: Temporal.Instant, end: Temporal.Instant): boolean {
-  return compare(a.start, end) < 0 && compare(start, a.end) < 0;
+export function anyOverlap(items: readonly Span[], start: number, end: number): boolean {
+  return items.some((item) => overlaps(item, start, end));
 }
 
 /**
- * Intervals of one resource, sorted by start. Holds of one room or one therapist never overlap each other
- * (the exclusion constraints), so their ends are sorted too and a binary search finds the first candidate.
+ * Holds of one room or one therapist, sorted by start. They never overlap each other (the exclusion
+ * constraints), so their ends are sorted too and a binary search finds the first one that can touch [start, end).
  */
-export class SortedIntervals<T extends Interval> {
+export class SortedSpans<T extends Span> {
   private readonly items: T[];
 
   constructor(items: T[]) {
-    this.items = [...items].sort((a, b) => compare(a.start, b.start));
+    this.items = [...items].sort((a, b) => a.start - b.start);
   }
 
-  /** Every interval overlapping [start, end). */
-  *overlapping(start: Temporal.Instant, end: Temporal.Instant): Generator<T> {
+  overlapping(start: number, end: number): T[] {
+    const found: T[] = [];
+    for (let i = this.firstEndingAfter(start); i < this.items.length && this.items[i]!.start < end; i++) {
+      if (overlaps(this.items[i]!, start, end)) found.push(this.items[i]!);
+    }
+    return found;
+  }
+
+  any(start: number, end: number): boolean {
+    const i = this.firstEndingAfter(start);
+    return i < this.items.length && overlaps(this.items[i]!, start, end);
+  }
+
+  private firstEndingAfter(instant: number): number {
     let low = 0;
     let high = this.items.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (compare(this.items[mid]!.end, start) <= 0) low = mid + 1;
+      if (this.items[mid]!.end <= instant) low = mid + 1;
       else high = mid;
     }
-    for (let i = low; i < this.items.length && compare(this.items[i]!.start, end) < 0; i++) {
-      if (overlaps(this.items[i]!, start, end)) yield this.items[i]!;
-    }
-  }
-
-  any(start: Temporal.Instant, end: Temporal.Instant): boolean {
-    return !this.overlapping(start, end).next().done;
+    return low;
   }
 }
 
-/** For lists that may overlap among themselves (absences, blocks): a plain scan, they are short. */
-export function anyOverlap(items: readonly Interval[], start: Temporal.Instant, end: Temporal.Instant): boolean {
-  return items.some((item) => overlaps(item, start, end));
-}
-
-/** Group by a key into sorted interval lists. */
-export function indexBy<T extends Interval>(items: T[], key: (item: T) => string): Map<string, SortedIntervals<T>> {
+export function indexBy<T extends Span>(items: T[], key: (item: T) => string): Map<string, SortedSpans<T>> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const group = groups.get(key(item));
     if (group) group.push(item);
     else groups.set(key(item), [item]);
   }
-  return new Map([...groups].map(([k, v]) => [k, new SortedIntervals(v)]));
+  return new Map([...groups].map(([k, v]) => [k, new SortedSpans(v)]));
 }

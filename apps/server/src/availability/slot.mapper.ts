@@ -1,16 +1,18 @@
 import type { Slot as SlotJson } from '@spa/contract';
 import type { z } from 'zod';
-import type { Slot } from './compute-slots.js';
+import { isoFromEpochMs } from '../shared/instant.js';
+import type { ListedSlot } from './compute-slots.js';
 
-const HH_MM = { smallestUnit: 'minute' } as const;
+const pad = (n: number) => String(n).padStart(2, '0');
 
-/** A computed slot at the edge: UTC and venue-local HH:mm, ISO instants. */
-export function toSlotJson(slot: Slot): z.infer<typeof SlotJson> {
+/** A computed slot at the edge: UTC and venue-local HH:mm, ISO UTC instants. */
+export function toSlotJson(slot: ListedSlot): z.infer<typeof SlotJson> {
+  const start = isoFromEpochMs(slot.startMs);
   return {
-    time: slot.start.toZonedDateTimeISO('UTC').toPlainTime().toString(HH_MM),
-    local_time: slot.localTime.toString(HH_MM),
-    start_at: slot.start.toString(),
-    end_at: slot.end.toString(),
+    time: start.slice(11, 16),
+    local_time: `${pad(Math.floor(slot.localMinutes / 60))}:${pad(slot.localMinutes % 60)}`,
+    start_at: start,
+    end_at: isoFromEpochMs(slot.endMs),
     out_of_hours: slot.outOfHours,
     available_capacity: slot.availableCapacity,
   };
