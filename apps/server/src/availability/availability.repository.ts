@@ -46,59 +46,36 @@ export async function loadSnapshot(
   const windowEnd = range.to.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant().add(margin).toString();
   const window = sql`tstzrange(${windowStart}::timestamptz, ${windowEnd}::timestamptz)`;
 
-  const openings = await db
-    .selectFrom('one_time_openings')
-    .select(['date', 'opening_time', 'closing_time'])
-    .where('venue_id', '=', venue.id)
-    .where('date', '>=', range.from.toString())
-    .where('date', '<=', range.to.toString())
-    .execute();
-
-  const blocks = await db
-    .selectFrom('venue_blocks')
-    .select(['daily', 'start_time', 'end_time', 'start_at', 'end_at'])
-    .where('venue_id', '=', venue.id)
-    .where((eb) => eb.or([eb('daily', '=', true), sql<boolean>`tstzrange(start_at, end_at) && ${window}`]))
-    .execute();
-
-  const limitedRooms = await db
-    .selectFrom('treatment_rooms')
-    .innerJoin('rooms', 'rooms.id', 'treatment_rooms.room_id')
-    .select(['rooms.id', 'rooms.capacity'])
-    .where('treatment_rooms.treatment_id', '=', variant.treatmentId)
-    .where('rooms.venue_id', '=', venue.id)
-    .execute();
-  const rooms = limitedRooms.length
-    ? limitedRooms
-    : await db.selectFrom('rooms').select(['id', 'capacity']).where('venue_id', '=', venue.id).execute();
-
-  const roomReservations = rooms.length
-    ? await db
-        .selectFrom('room_reservations')
-        .select(['room_id', sql<string>`lower(during)`.as('start'), sql<string>`upper(during)`.as('end')])
-        .where('room_id', 'in', rooms.map((r) => r.id))
-        .where(sql<boolean>`during && ${window}`)
-        .execute()
-    : [];
-
-  // Qualified: every required skill; present: a weekly shift or a dated override at this venue.
-  const therapists = await db
-    .selectFrom('therapists')
-    .select('id')
-    .where('organisation_id', '=', venue.organisation_id)
-    .where(sql<boolean>`skills @> ${sql.val(variant.requiredSkills)}::text[]`)
-    .where((eb) =>
-      eb.or([
-        eb.exists(eb.selectFrom('therapist_shifts').select('therapist_shifts.id').whereRef('therapist_shifts.therapist_id', '=', 'therapists.id').where('therapist_shifts.venue_id', '=', venue.id)),
-        eb.exists(eb.selectFrom('therapist_shift_overrides').select('therapist_shift_overrides.date').whereRef('therapist_shift_overrides.therapist_id', '=', 'therapists.id').where('therapist_shift_overrides.venue_id', '=', venue.id)),
-      ]),
-    )
-    .orderBy('id')
-    .execute();
+  // Independent reads go out together: on a pool they run in parallel, on a transaction pg queues them.
+  const [openings, blocks, rooms, therapists] = await Promise.all([
+    db
+      .selectFrom('one_time_openings')
+      .select(['date', 'opening_time', 'closing_time'])
+      .where('venue_id', '=', venue.id)
+      .where('date', '>=', range.from.toString())
+      .where('date', '<=', range.to.toString())
+      .execute(),
+    db
+      .selectFrom('venue_blocks')
+      .select(['daily', 'start_time', 'end_time', 'start_at', 'end_at'])
+      .where('venue_id', '=', venue.id)
+      .where((eb) => eb.or([eb('daily', '=', true), sql<boolean>`tstzrange(start_at, end_at) && ${window}`]))
+      .execute(),
+    eligibleRooms(db, venue.id, variant.treatmentId),
+    qualifiedTherapists(db, venue, variant.requiredSkills),
+  ]);
   const therapistIds = therapists.map((t) => t.id);
-  const [shifts, overrides, absences, therapistReservations] = therapistIds.length
-    ? await loadTherapistTimes(db, venue.id, therapistIds, range, window)
-    : [[], [], [], []];
+  const [roomReservations, [shifts, overrides, absences, therapistReservations]] = await Promise.all([
+    rooms.length
+      ? db
+          .selectFrom('room_reservations')
+          .select(['room_id', sql<string>`lower(during)`.as('start'), sql<string>`upper(during)`.as('end')])
+          .where('room_id', 'in', rooms.map((r) => r.id))
+          .where(sql<boolean>`during && ${window}`)
+          .execute()
+      : [],
+    therapistIds.length ? loadTherapistTimes(db, venue.id, therapistIds, range, window) : ([[], [], [], []] as const),
+  ]);
 
   return {
     venue: {
@@ -145,6 +122,41 @@ export async function loadSnapshot(
   };
 }
 
+/** The rooms the treatment is limited to, or every room of the venue when it names none. */
+async function eligibleRooms(db: Db, venueId: string, treatmentId: string) {
+  const rooms = await db
+    .selectFrom('rooms')
+    .select(['rooms.id', 'rooms.capacity'])
+    .where('rooms.venue_id', '=', venueId)
+    .where((eb) =>
+      eb.or([
+        eb.not(eb.exists(eb.selectFrom('treatment_rooms').select('treatment_rooms.room_id').where('treatment_rooms.treatment_id', '=', treatmentId))),
+        eb.exists(
+          eb.selectFrom('treatment_rooms').select('treatment_rooms.room_id').where('treatment_rooms.treatment_id', '=', treatmentId).whereRef('treatment_rooms.room_id', '=', 'rooms.id'),
+        ),
+      ]),
+    )
+    .execute();
+  return rooms;
+}
+
+/** Qualified: every required skill; present: a weekly shift or a dated override at this venue. */
+async function qualifiedTherapists(db: Db, venue: { id: string; organisation_id: string }, requiredSkills: string[]) {
+  return db
+    .selectFrom('therapists')
+    .select('id')
+    .where('organisation_id', '=', venue.organisation_id)
+    .where(sql<boolean>`skills @> ${sql.val(requiredSkills)}::text[]`)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('therapist_shifts').select('therapist_shifts.id').whereRef('therapist_shifts.therapist_id', '=', 'therapists.id').where('therapist_shifts.venue_id', '=', venue.id)),
+        eb.exists(eb.selectFrom('therapist_shift_overrides').select('therapist_shift_overrides.date').whereRef('therapist_shift_overrides.therapist_id', '=', 'therapists.id').where('therapist_shift_overrides.venue_id', '=', venue.id)),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+}
+
 async function loadTherapistTimes(
   db: Db,
   venueId: string,
@@ -152,31 +164,32 @@ async function loadTherapistTimes(
   range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
   window: ReturnType<typeof sql>,
 ) {
-  const shifts = await db
+  return Promise.all([
+    db
     .selectFrom('therapist_shifts')
     .select(['therapist_id', 'days_of_week', 'start_time', 'end_time'])
     .where('venue_id', '=', venueId)
     .where('therapist_id', 'in', therapistIds)
-    .execute();
-  const overrides = await db
+    .execute(),
+    db
     .selectFrom('therapist_shift_overrides')
     .select(['therapist_id', 'date', 'start_time', 'end_time'])
     .where('venue_id', '=', venueId)
     .where('therapist_id', 'in', therapistIds)
     .where('date', '>=', range.from.toString())
     .where('date', '<=', range.to.toString())
-    .execute();
-  const absences = await db
+    .execute(),
+    db
     .selectFrom('therapist_absences')
     .select(['therapist_id', 'start_at', 'end_at'])
     .where('therapist_id', 'in', therapistIds)
     .where(sql<boolean>`tstzrange(start_at, end_at) && ${window}`)
-    .execute();
-  const reservations = await db
+    .execute(),
+    db
     .selectFrom('therapist_reservations')
     .select(['therapist_id', 'venue_id', sql<string>`lower(during)`.as('start'), sql<string>`upper(during)`.as('end')])
     .where('therapist_id', 'in', therapistIds)
     .where(sql<boolean>`during && ${window}`)
-    .execute();
-  return [shifts, overrides, absences, reservations] as const;
+    .execute(),
+  ]);
 }
