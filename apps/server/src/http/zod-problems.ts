@@ -14,7 +14,7 @@ export function problemsOf(error: ZodError, prefix?: string): FieldProblem[] {
   });
 }
 
-function sentence(issue: ZodIssue): string {
+export function sentence(issue: ZodIssue): string {
   // The contract writes its own messages in lower case ("must be a UUID"); zod's defaults are capitalised.
   if (/^[a-z]/.test(issue.message)) return issue.message;
   switch (issue.code) {

@@ -1,0 +1,26 @@
+import { Command } from 'commander';
+import { BookingWorkflowError } from '../bookings/therapist-workflow.js';
+import { ImportValidationError } from '../import/import-venue-data.js';
+import { OperatorError } from '../keys/keys.service.js';
+import { bookingsCommand } from './bookings.command.js';
+import { importCommand } from './import.command.js';
+import { keysCommand } from './keys.command.js';
+
+/** `pnpm spa <command>`: the operator CLI, on the same database settings as the server. */
+const program = new Command('spa')
+  .description('Operator CLI of the Partner Booking API')
+  .addCommand(importCommand)
+  .addCommand(keysCommand)
+  .addCommand(bookingsCommand);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof ImportValidationError) {
+    console.error(`${error.message}; nothing was written:`);
+    for (const problem of error.problems) console.error(`  - ${problem.message}`);
+  } else if (error instanceof OperatorError || error instanceof BookingWorkflowError) {
+    console.error(error.message);
+  } else {
+    console.error(error instanceof Error ? error.message : String(error));
+  }
+  process.exitCode = 1;
+});
