@@ -79,7 +79,7 @@ describe('the SDK against the running app', () => {
     /** A fetch that fails with a network error `failures` times, then passes through; counts calls. */
     const flaky = (failures: number) => {
       let calls = 0;
-      const wrapped = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const wrapped = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
         calls++;
         if (calls <= failures) throw new TypeError('fetch failed');
         return fetch(input, init);
