@@ -1,0 +1,120 @@
+import { sql } from 'kysely';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/connect.js';
+import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
+import { makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
+import { createTestContext, type TestContext } from '../support/test-app.js';
+import { testDbKind } from '../support/test-db.js';
+
+// PGlite is one connection: requests never overlap there, so these tests would prove nothing on it.
+if (testDbKind !== 'postgres') console.warn('concurrency tests need a real PostgreSQL (DATABASE_URL); skipped on PGlite');
+
+/** Overlapping holds of one room or one therapist, counted by SQL over the tables, not by the API's word. */
+async function overlappingHolds(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select (select count(*) from room_reservations a join room_reservations b
+              on a.room_id = b.room_id and a.booking_id < b.booking_id and a.during && b.during)
+         + (select count(*) from therapist_reservations a join therapist_reservations b
+              on a.therapist_id = b.therapist_id and a.booking_id < b.booking_id and a.during && b.during) as n`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency (PostgreSQL)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ poolSize: 20 });
+  });
+  afterAll(() => ctx.close());
+
+  const post = (venueId: string, key: string, body: object) =>
+    request(ctx.app).post(`/v1/venues/${venueId}/bookings`).set('Authorization', `Bearer ${key}`).send(body);
+
+  it('gives exactly one 201 and 49 slot_unavailable to 50 parallel creates of a capacity-1 slot', async () => {
+    const f = await makeBookableVenue(ctx.db, ctx.vault);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => post(f.venue.id, f.key, bookingBody(f.variant.id, { guest: { first_name: 'G', last_name: `${i}`, email: `g${i}@example.com` } }))),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 409 && r.body.error === 'slot_unavailable')).toHaveLength(49);
+    const rows = await ctx.db.selectFrom('bookings').select('id').where('venue_id', '=', f.venue.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(await overlappingHolds(ctx.db)).toBe(0);
+  });
+
+  it('creates one booking from 20 parallel creates with one external_id', async () => {
+    const f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 5, therapists: 5 });
+    const body = bookingBody(f.variant.id, { external_id: 'same-key' });
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post(f.venue.id, f.key, body)));
+    for (const r of responses) {
+      expect([201, 200, 409]).toContain(r.status);
+      if (r.status === 409) expect(r.body.error).toBe('duplicate_external_id');
+    }
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    const ids = new Set(responses.filter((r) => r.status < 300).map((r) => r.body.data.id));
+    expect(ids.size).toBe(1);
+    const rows = await ctx.db.selectFrom('bookings').select('id').where('venue_id', '=', f.venue.id).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('ends a random mix of creates and cancels over a few slots with no overlapping hold', async () => {
+    const f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 2 });
+    const starts = ['2026-11-25T08:00:00Z', '2026-11-25T08:30:00Z', '2026-11-25T09:00:00Z', '2026-11-25T10:00:00Z'];
+    let seed = 12345;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const created: string[] = [];
+    const operations = Array.from({ length: 80 }, async (_, i) => {
+      if (i % 4 === 3 && created.length) {
+        const id = created[Math.floor(random() * created.length)]!;
+        const r = await request(ctx.app).post(`/v1/bookings/${id}/cancel`).set('Authorization', `Bearer ${f.key}`).send({ reason: 'load' });
+        expect([200, 422]).toContain(r.status);
+        return;
+      }
+      const r = await post(f.venue.id, f.key, bookingBody(f.variant.id, {
+        start_at: starts[Math.floor(random() * starts.length)],
+        guest_count: random() < 0.2 ? 2 : 1,
+        guest: { first_name: 'M', last_name: `${i}`, email: `mix${i}@example.com` },
+      }));
+      expect([201, 409]).toContain(r.status);
+      if (r.status === 201) created.push(r.body.data.id);
+    });
+    await Promise.all(operations);
+
+    expect(await overlappingHolds(ctx.db)).toBe(0);
+    const live = await ctx.db.selectFrom('bookings').select(['id', 'guest_count', 'status']).where('venue_id', '=', f.venue.id).execute();
+    for (const booking of live) {
+      const rooms = await ctx.db.selectFrom('room_reservations').select('room_id').where('booking_id', '=', booking.id).execute();
+      const therapists = await ctx.db.selectFrom('therapist_reservations').select('therapist_id').where('booking_id', '=', booking.id).execute();
+      if (booking.status === 'cancelled') {
+        expect([rooms.length, therapists.length]).toEqual([0, 0]);
+      } else {
+        expect([rooms.length, therapists.length]).toEqual([1, booking.guest_count]);
+      }
+    }
+  });
+
+  it('never lets one therapist take bookings at two venues closer than the inter-venue buffer', async () => {
+    for (let round = 0; round < 5; round++) {
+      // Both venues keep 30 minutes: the rule uses the buffer of the venue being booked.
+      const f = await makeBookableVenue(ctx.db, ctx.vault, { therapists: 0, venue: { inter_venue_buffer_minutes: 30 } });
+      const other = await makeVenue(ctx.db, f.organisation.id, { inter_venue_buffer_minutes: 30 });
+      await makeRoom(ctx.db, other.id);
+      const otherTreatment = await makeTreatment(ctx.db, other.id, { variants: [{ duration_minutes: 60, price_minor: 9000 }] });
+      const everyDay = [0, 1, 2, 3, 4, 5, 6];
+      await makeTherapist(ctx.db, f.organisation.id, {
+        shifts: [
+          { venue_id: f.venue.id, days_of_week: everyDay, start_time: '09:00', end_time: '18:00' },
+          { venue_id: other.id, days_of_week: everyDay, start_time: '09:00', end_time: '18:00' },
+        ],
+      });
+      // A at 10:00–11:00 Paris, B at 11:00–12:00 Paris: back to back, inside B's 30-minute buffer.
+      const [a, b] = await Promise.all([
+        post(f.venue.id, f.key, bookingBody(f.variant.id, { start_at: '2026-11-25T09:00:00Z' })),
+        post(other.id, f.key, bookingBody(otherTreatment.variant.id, { start_at: '2026-11-25T10:00:00Z' })),
+      ]);
+      expect([a.status, b.status].filter((s) => s === 201).length).toBeLessThanOrEqual(1);
+      expect([a.status, b.status]).toContain(201);
+    }
+  });
+});
