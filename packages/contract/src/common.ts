@@ -63,7 +63,7 @@ export function queryInt(name: string, min: number, max: number, fallback: numbe
 }
 
 export const PaginationQuery = z.object({
-  page: queryInt('page', 1, Number.MAX_SAFE_INTEGER, 1),
+  page: queryInt('page', 1, Number.POSITIVE_INFINITY, 1),
   page_size: queryInt('page_size', 1, 100, 20),
 });
 
