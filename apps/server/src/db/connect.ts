@@ -39,6 +39,9 @@ function connectPostgres(url: string, max: number): DatabaseHandle {
         typeParsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle client the server drops (restart, admin termination) leaves the pool; the next query reconnects.
+  // Without a listener, pg would turn it into an uncaught exception that kills the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
