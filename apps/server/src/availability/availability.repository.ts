@@ -26,6 +26,11 @@ export function toSnapshotVariant(variant: {
   };
 }
 
+/** Holds come back as epoch milliseconds: parsing thousands of timestamp strings with Temporal was the cost. */
+const startMs = sql<number>`extract(epoch from lower(during)) * 1000`.as('start');
+const endMs = sql<number>`extract(epoch from upper(during)) * 1000`.as('end');
+const fromMs = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms);
+
 const time = (text: string) => Temporal.PlainTime.from(text);
 const date = (text: string) => Temporal.PlainDate.from(text);
 
@@ -38,12 +43,15 @@ export async function loadSnapshot(
   venue: VenueRow,
   variant: SnapshotVariant,
   range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
+  around?: { start: Temporal.Instant; end: Temporal.Instant },
 ): Promise<AvailabilitySnapshot> {
   const timeZone = venue.timezone ?? 'UTC';
-  // A margin of a day plus the buffers either side covers every reservation that can touch a slot of the range.
-  const margin = { hours: 24, minutes: venue.inter_venue_buffer_minutes + venue.room_turnover_buffer_minutes };
-  const windowStart = range.from.toZonedDateTime({ timeZone }).toInstant().subtract(margin).toString();
-  const windowEnd = range.to.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant().add(margin).toString();
+  // Holds that can touch a slot of these dates: from the inter-venue buffer before the first day starts to the
+  // longest reach after the last one (a slot starting just before midnight, its turnover and buffer).
+  // A booking decision passes `around` (its own slot) and reads only the holds near it.
+  const reach = { minutes: variant.durationMinutes + venue.room_turnover_buffer_minutes + venue.inter_venue_buffer_minutes };
+  const windowStart = (around?.start ?? range.from.toZonedDateTime({ timeZone }).toInstant()).subtract({ minutes: venue.inter_venue_buffer_minutes }).toString();
+  const windowEnd = (around?.end ?? range.to.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant()).add(reach).toString();
   const window = sql`tstzrange(${windowStart}::timestamptz, ${windowEnd}::timestamptz)`;
 
   // Independent reads go out together: on a pool they run in parallel, on a transaction pg queues them.
@@ -69,7 +77,7 @@ export async function loadSnapshot(
     rooms.length
       ? db
           .selectFrom('room_reservations')
-          .select(['room_id', sql<string>`lower(during)`.as('start'), sql<string>`upper(during)`.as('end')])
+          .select(['room_id', startMs, endMs])
           .where('room_id', 'in', rooms.map((r) => r.id))
           .where(sql<boolean>`during && ${window}`)
           .execute()
@@ -102,7 +110,7 @@ export async function loadSnapshot(
     },
     variant: { id: variant.id, treatmentId: variant.treatmentId, durationMinutes: variant.durationMinutes, leadTimeMinutes: variant.leadTimeMinutes },
     rooms: rooms.map((r) => ({ id: r.id, capacity: r.capacity })),
-    roomReservations: roomReservations.map((r) => ({ roomId: r.room_id, start: instantFromDb(r.start), end: instantFromDb(r.end) })),
+    roomReservations: roomReservations.map((r) => ({ roomId: r.room_id, start: fromMs(r.start), end: fromMs(r.end) })),
     therapists: therapistIds.map((id) => ({
       id,
       shifts: shifts.filter((s) => s.therapist_id === id).map((s) => ({ daysOfWeek: s.days_of_week, start: time(s.start_time), end: time(s.end_time) })),
@@ -116,8 +124,8 @@ export async function loadSnapshot(
     therapistReservations: therapistReservations.map((r) => ({
       therapistId: r.therapist_id,
       venueId: r.venue_id,
-      start: instantFromDb(r.start),
-      end: instantFromDb(r.end),
+      start: fromMs(r.start),
+      end: fromMs(r.end),
     })),
   };
 }
@@ -187,7 +195,7 @@ async function loadTherapistTimes(
     .execute(),
     db
     .selectFrom('therapist_reservations')
-    .select(['therapist_id', 'venue_id', sql<string>`lower(during)`.as('start'), sql<string>`upper(during)`.as('end')])
+    .select(['therapist_id', 'venue_id', startMs, endMs])
     .where('therapist_id', 'in', therapistIds)
     .where(sql<boolean>`during && ${window}`)
     .execute(),

@@ -62,9 +62,9 @@ export function computeDays(
 
 /** The listed slot starting exactly at `start`, if any (an instant off the grid or taken is not one). */
 export function findSlot(snapshot: AvailabilitySnapshot, start: Temporal.Instant, now: Temporal.Instant, guestCount = 1): ListedSlot | undefined {
-  const date = start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate();
-  const wanted = start.epochMilliseconds;
-  return slotsOf(prepare(snapshot), date, now, guestCount).find((slot) => slot.startMs === wanted);
+  const prepared = prepare(snapshot);
+  const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
+  return day ? slotAt(prepared, day, start.epochMilliseconds, now, guestCount)?.slot : undefined;
 }
 
 export interface Allocation {
@@ -72,58 +72,74 @@ export interface Allocation {
   therapistIds: string[];
 }
 
+export interface BookingDecision {
+  slot: ListedSlot;
+  allocation: Allocation;
+  /** Every qualified therapist free for the slot: those the booking is broadcast to. */
+  offeredTherapistIds: string[];
+}
+
 /**
- * One free room with capacity >= guestCount (the smallest that fits) and guestCount free therapists.
- * `random` spreads concurrent bookings of one slot over equally good rooms and therapists, so they
- * rarely collide on the exclusion constraints; without it the choice is deterministic.
+ * The booking transaction's one question: is `start` a slot computeDays would list for guestCount, and if so
+ * which room and therapists take it. Only that grid point is evaluated, with the very rules of the listing.
+ * `random` spreads concurrent bookings of one slot over equally good rooms and therapists, so they rarely
+ * collide on the exclusion constraints; without it the choice is deterministic (smallest room, first ids).
  */
-export function allocate(
+export function decideBooking(
   snapshot: AvailabilitySnapshot,
   start: Temporal.Instant,
-  end: Temporal.Instant,
+  now: Temporal.Instant,
   guestCount: number,
   random?: () => number,
-): Allocation | undefined {
-  const free = freeAt(snapshot, start, end);
-  if (!free) return undefined;
+): BookingDecision | undefined {
+  const prepared = prepare(snapshot);
+  const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
+  const found = day && slotAt(prepared, day, start.epochMilliseconds, now, guestCount);
+  if (!found) return undefined;
+  const { slot, free } = found;
   const fitting = free.rooms.filter((room) => room.capacity >= guestCount);
-  if (fitting.length === 0 || free.therapistIds.length < guestCount) return undefined;
   const smallest = fitting.filter((room) => room.capacity === fitting[0]!.capacity);
   const room = random ? smallest[Math.floor(random() * smallest.length)]! : smallest[0]!;
   const therapists = random ? shuffle(free.therapistIds, random) : free.therapistIds;
-  return { roomId: room.id, therapistIds: therapists.slice(0, guestCount).sort() };
-}
-
-/** Every qualified therapist free for [start, end): those the booking is broadcast to. */
-export function freeTherapistIds(snapshot: AvailabilitySnapshot, start: Temporal.Instant, end: Temporal.Instant): string[] {
-  return freeAt(snapshot, start, end)?.therapistIds ?? [];
-}
-
-function freeAt(snapshot: AvailabilitySnapshot, start: Temporal.Instant, end: Temporal.Instant) {
-  const prepared = prepare(snapshot);
-  const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
-  return day ? freeResources(prepared, day, start.epochMilliseconds, end.epochMilliseconds) : undefined;
+  return {
+    slot,
+    allocation: { roomId: room.id, therapistIds: therapists.slice(0, guestCount).sort() },
+    offeredTherapistIds: free.therapistIds,
+  };
 }
 
 function slotsOf(prepared: PreparedSnapshot, date: Temporal.PlainDate, now: Temporal.Instant, guestCount: number): ListedSlot[] {
   const day = venueDay(prepared, date);
   if (!day) return [];
-  const { venue, variant } = prepared.snapshot;
-  const earliest = now.epochMilliseconds + variant.leadTimeMinutes * MINUTE;
-  const duration = variant.durationMinutes * MINUTE;
   const slots: ListedSlot[] = [];
-  for (const { localMinutes, start } of candidates(prepared, day)) {
-    const end = start + duration;
-    const inHours = start >= day.opensAt && end <= day.closesAt;
-    if (!inHours && !venue.allowOutOfHoursBooking) continue;
-    if (start < earliest || anyOverlap(day.blocks, start, end)) continue;
-    const free = freeResources(prepared, day, start, end);
-    const largestRoom = free.rooms.reduce((max, room) => Math.max(max, room.capacity), 0);
-    const availableCapacity = Math.min(largestRoom, free.therapistIds.length);
-    if (availableCapacity < Math.max(1, guestCount)) continue;
-    slots.push(new ListedSlot(start, end, localMinutes, !inHours, availableCapacity));
+  for (const candidate of candidates(prepared, day)) {
+    const listed = evaluate(prepared, day, candidate, now, guestCount);
+    if (listed) slots.push(listed.slot);
   }
   return slots;
+}
+
+/** The grid point starting at `startMs`, evaluated alone; undefined when it is not on the day's grid or not listed. */
+function slotAt(prepared: PreparedSnapshot, day: VenueDay, startMs: number, now: Temporal.Instant, guestCount: number) {
+  for (const candidate of candidates(prepared, day)) {
+    if (candidate.start === startMs) return evaluate(prepared, day, candidate, now, guestCount);
+  }
+  return undefined;
+}
+
+/** Spec 2.7 for one candidate: hours, lead time, blocks, rooms, therapists and buffers. */
+function evaluate(prepared: PreparedSnapshot, day: VenueDay, candidate: { localMinutes: number; start: number }, now: Temporal.Instant, guestCount: number) {
+  const { venue, variant } = prepared.snapshot;
+  const { start, localMinutes } = candidate;
+  const end = start + variant.durationMinutes * MINUTE;
+  const inHours = start >= day.opensAt && end <= day.closesAt;
+  if (!inHours && !venue.allowOutOfHoursBooking) return undefined;
+  if (start < now.epochMilliseconds + variant.leadTimeMinutes * MINUTE || anyOverlap(day.blocks, start, end)) return undefined;
+  const free = freeResources(prepared, day, start, end);
+  const largestRoom = free.rooms.reduce((max, room) => Math.max(max, room.capacity), 0);
+  const availableCapacity = Math.min(largestRoom, free.therapistIds.length);
+  if (availableCapacity < Math.max(1, guestCount)) return undefined;
+  return { slot: new ListedSlot(start, end, localMinutes, !inHours, availableCapacity), free };
 }
 
 /**

@@ -56,9 +56,10 @@ export async function tryLockExternalId(trx: Trx, venueId: string, externalId: s
  * the inter-venue buffer is a rule across venues that no exclusion constraint can express.
  */
 export async function lockTherapists(trx: Trx, therapistIds: string[]): Promise<void> {
-  for (const id of [...therapistIds].sort()) {
-    await sql`select pg_advisory_xact_lock(('x' || substr(md5(${`therapist:${id}`}), 1, 16))::bit(64)::bigint)`.execute(trx);
-  }
+  if (therapistIds.length === 0) return;
+  const keys = [...therapistIds].sort().map((id) => `therapist:${id}`);
+  await sql`select pg_advisory_xact_lock(('x' || substr(md5(key), 1, 16))::bit(64)::bigint)
+    from unnest(${sql.val(keys)}::text[]) with ordinality as k(key, n) order by n`.execute(trx);
 }
 
 /** Therapists among `therapistIds` holding a reservation at another venue within the buffer around [start, end). */

@@ -3,7 +3,7 @@ import type { CreateBookingBody } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import { loadSnapshot, toSnapshotVariant } from '../availability/availability.repository.js';
-import { allocate, findSlot, freeTherapistIds } from '../availability/compute-slots.js';
+import { decideBooking } from '../availability/compute-slots.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import {
@@ -87,10 +87,10 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
         }
 
         // The same function that lists slots decides this one, on data read inside this transaction.
-        const snapshot = await loadSnapshot(trx, venue, snapshotVariant, { from: localDate, to: localDate });
-        const slot = findSlot(snapshot, startAt, now, body.guest_count);
-        const allocation = slot && allocate(snapshot, startAt, end, body.guest_count, Math.random);
-        if (!slot || !allocation) throw new SlotUnavailableError();
+        const snapshot = await loadSnapshot(trx, venue, snapshotVariant, { from: localDate, to: localDate }, { start: startAt, end });
+        const decision = decideBooking(snapshot, startAt, now, body.guest_count, Math.random);
+        if (!decision) throw new SlotUnavailableError();
+        const { allocation } = decision;
 
         await lockTherapists(trx, allocation.therapistIds);
         const busy = await therapistsBusyElsewhere(trx, {
@@ -139,7 +139,7 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
           therapistRange: tstzrange(startAt, end),
         });
         // The broadcast: every qualified therapist free at that slot is offered the booking.
-        await insertOffers(trx, booking.id, freeTherapistIds(snapshot, startAt, end));
+        await insertOffers(trx, booking.id, decision.offeredTherapistIds);
         return { booking, replayed: false };
       });
     } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocate, computeDays, findSlot, freeTherapistIds } from '../../src/availability/compute-slots.js';
+import { computeDays, decideBooking, findSlot } from '../../src/availability/compute-slots.js';
 import { d, EVERY_DAY, i, makeSnapshot, makeTherapist, NOW, t } from './factory.js';
 
 const DAY = d('2026-12-02'); // a Wednesday
@@ -145,7 +145,7 @@ describe('available_capacity', () => {
   });
 });
 
-describe('findSlot, allocate and freeTherapistIds agree with computeDays', () => {
+describe('findSlot and decideBooking agree with computeDays', () => {
   it('finds exactly the listed instants', () => {
     const snapshot = makeSnapshot();
     expect(findSlot(snapshot, i('2026-12-02T09:30:00Z'), NOW)?.availableCapacity).toBe(1);
@@ -153,11 +153,13 @@ describe('findSlot, allocate and freeTherapistIds agree with computeDays', () =>
     expect(findSlot(snapshot, i('2026-12-02T11:30:00Z'), NOW)).toBeUndefined();
   });
 
-  it('allocates the smallest room that fits and enough therapists', () => {
-    const snapshot = makeSnapshot({ rooms: [{ id: 'big', capacity: 4 }, { id: 'small', capacity: 2 }, { id: 'solo', capacity: 1 }], therapists: [makeTherapist('b'), makeTherapist('a')] });
-    expect(allocate(snapshot, i('2026-12-02T09:00:00Z'), i('2026-12-02T10:00:00Z'), 2)).toEqual({ roomId: 'small', therapistIds: ['a', 'b'] });
-    expect(allocate(snapshot, i('2026-12-02T09:00:00Z'), i('2026-12-02T10:00:00Z'), 3)).toBeUndefined();
-    expect(freeTherapistIds(snapshot, i('2026-12-02T09:00:00Z'), i('2026-12-02T10:00:00Z'))).toEqual(['a', 'b']);
+  it('allocates the smallest room that fits and enough therapists, and offers every free therapist', () => {
+    const snapshot = makeSnapshot({ rooms: [{ id: 'big', capacity: 4 }, { id: 'small', capacity: 2 }, { id: 'solo', capacity: 1 }], therapists: [makeTherapist('c'), makeTherapist('b'), makeTherapist('a')] });
+    const decision = decideBooking(snapshot, i('2026-12-02T09:00:00Z'), NOW, 2)!;
+    expect(decision.allocation).toEqual({ roomId: 'small', therapistIds: ['a', 'b'] });
+    expect(decision.offeredTherapistIds).toEqual(['a', 'b', 'c']);
+    expect(decideBooking(snapshot, i('2026-12-02T09:00:00Z'), NOW, 4)).toBeUndefined(); // three therapists only
+    expect(decideBooking(snapshot, i('2026-12-02T09:10:00Z'), NOW, 1)).toBeUndefined(); // off the grid
   });
 
   it('lists every date of a range, closed ones empty', () => {

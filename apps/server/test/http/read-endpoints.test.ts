@@ -65,7 +65,7 @@ describe('read endpoints (spec 4.1–4.5)', () => {
     ]) {
       const res = await get(`/v1/venues?${query}`);
       expect([res.status, res.body.error], query).toEqual([400, message]);
-      expect(res.body.details[0].path).toBe(query.split('=')[0]);
+      expect(res.body.details[0].path).toBe(query!.split('=')[0]);
     }
     expect((await get('/v1/venues?page_size=100')).status).toBe(200);
   });
