@@ -51,15 +51,27 @@ export async function tryLockExternalId(trx: Trx, venueId: string, externalId: s
   return rows[0]?.locked === true;
 }
 
+const HOUR = 3_600_000;
+
+/** The lock keys of a hold: one per (resource, hour) the range touches. */
+export function holdKeys(kind: 'room' | 'therapist', id: string, range: { start: Temporal.Instant; end: Temporal.Instant }): string[] {
+  const keys: string[] = [];
+  for (let hour = Math.floor(range.start.epochMilliseconds / HOUR); hour * HOUR < range.end.epochMilliseconds; hour++) keys.push(`${kind}:${id}:${hour}`);
+  return keys;
+}
+
 /**
- * Serialises bookings per therapist (sorted, so two transactions never wait on each other in a cycle):
- * the inter-venue buffer is a rule across venues that no exclusion constraint can express.
+ * Serialises the bookings that could collide, and only those: a transaction-scoped lock per (room or therapist,
+ * hour) of the holds it is about to write (therapists' ranges widened by the inter-venue buffer, a rule across
+ * venues that no exclusion constraint can express). Two colliding bookings share a key, so the second waits for
+ * the first to commit and then meets its rows at once, instead of both waiting on each other inside the
+ * exclusion constraints (a deadlock PostgreSQL only breaks after a second). Keys are taken in sorted order,
+ * so lock waits never form a cycle.
  */
-export async function lockTherapists(trx: Trx, therapistIds: string[]): Promise<void> {
-  if (therapistIds.length === 0) return;
-  const keys = [...therapistIds].sort().map((id) => `therapist:${id}`);
+export async function lockHolds(trx: Trx, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
   await sql`select pg_advisory_xact_lock(('x' || substr(md5(key), 1, 16))::bit(64)::bigint)
-    from unnest(${sql.val(keys)}::text[]) with ordinality as k(key, n) order by n`.execute(trx);
+    from unnest(${sql.val([...new Set(keys)].sort())}::text[]) with ordinality as k(key, n) order by n`.execute(trx);
 }
 
 /** Therapists among `therapistIds` holding a reservation at another venue within the buffer around [start, end). */
@@ -125,6 +137,15 @@ export async function releaseReservations(trx: Trx, bookingId: string) {
 /** PostgreSQL's own word that a reservation overlaps another (exclusion_violation), from pg or PGlite. */
 export function isOverlapViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '23P01';
+}
+
+/**
+ * A race the database settled by aborting us: an overlap lost to a concurrent booking, or a deadlock between
+ * two bookings waiting on each other's holds (each waits on the constraint for the other to commit).
+ */
+export function isLostRace(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23P01' || code === '40P01' || code === '40001';
 }
 
 export function isUniqueViolation(error: unknown, constraint: string): boolean {

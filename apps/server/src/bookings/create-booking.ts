@@ -23,9 +23,10 @@ import {
   insertBooking,
   insertOffers,
   insertReservations,
-  isOverlapViolation,
+  isLostRace,
   isUniqueViolation,
-  lockTherapists,
+  holdKeys,
+  lockHolds,
   therapistsBusyElsewhere,
   tryLockExternalId,
   upsertCustomer,
@@ -92,15 +93,17 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
         if (!decision) throw new SlotUnavailableError();
         const { allocation } = decision;
 
-        await lockTherapists(trx, allocation.therapistIds);
-        const busy = await therapistsBusyElsewhere(trx, {
-          therapistIds: allocation.therapistIds,
-          venueId: venue.id,
-          start: startAt,
-          end,
-          bufferMinutes: venue.inter_venue_buffer_minutes,
-        });
-        if (busy.length) throw new SlotUnavailableError();
+        const roomRange = { start: startAt, end: end.add({ minutes: venue.room_turnover_buffer_minutes }) };
+        const buffer = { minutes: venue.inter_venue_buffer_minutes };
+        const widened = { start: startAt.subtract(buffer), end: end.add(buffer) };
+        await lockHolds(trx, [
+          ...holdKeys('room', allocation.roomId, roomRange),
+          ...allocation.therapistIds.flatMap((id) => holdKeys('therapist', id, widened)),
+        ]);
+        if (buffer.minutes > 0) {
+          const busy = await therapistsBusyElsewhere(trx, { therapistIds: allocation.therapistIds, venueId: venue.id, start: startAt, end, bufferMinutes: buffer.minutes });
+          if (busy.length) throw new SlotUnavailableError();
+        }
 
         const customerId = await upsertCustomer(trx, {
           organisationId: venue.organisation_id,
@@ -134,7 +137,7 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
           bookingId: booking.id,
           venueId: venue.id,
           roomId: allocation.roomId,
-          roomRange: tstzrange(startAt, end.add({ minutes: venue.room_turnover_buffer_minutes })),
+          roomRange: tstzrange(roomRange.start, roomRange.end),
           therapistIds: allocation.therapistIds,
           therapistRange: tstzrange(startAt, end),
         });
@@ -143,7 +146,7 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
         return { booking, replayed: false };
       });
     } catch (error) {
-      if (isOverlapViolation(error)) {
+      if (isLostRace(error)) {
         if (attempt < ATTEMPTS) continue;
         throw new SlotUnavailableError();
       }

@@ -2,7 +2,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../shared/instant.js';
-import { isOverlapViolation, lockBooking, lockTherapists, releaseReservations, therapistsBusyElsewhere } from './bookings.repository.js';
+import { holdKeys, isLostRace, lockBooking, lockHolds, releaseReservations, therapistsBusyElsewhere } from './bookings.repository.js';
 
 /** A refusal the operator reads in the CLI: plain words, no stack. */
 export class BookingWorkflowError extends Error {}
@@ -32,8 +32,9 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
       if (!reserved.some((r) => r.therapist_id === input.therapistId)) {
         const start = instantFromDb(booking.start_at);
         const end = instantFromDb(booking.end_at);
-        await lockTherapists(trx, [input.therapistId]);
         const venue = await trx.selectFrom('venues').select('inter_venue_buffer_minutes').where('id', '=', booking.venue_id).executeTakeFirstOrThrow();
+        const buffer = { minutes: venue.inter_venue_buffer_minutes };
+        await lockHolds(trx, holdKeys('therapist', input.therapistId, { start: start.subtract(buffer), end: end.add(buffer) }));
         const busy = await therapistsBusyElsewhere(trx, {
           therapistIds: [input.therapistId],
           venueId: booking.venue_id,
@@ -61,7 +62,7 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
         .executeTakeFirstOrThrow();
     });
   } catch (error) {
-    if (isOverlapViolation(error)) throw notFree(input.therapistId);
+    if (isLostRace(error)) throw notFree(input.therapistId);
     throw error;
   }
 }
