@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../src/db/connect.js';
@@ -17,25 +18,15 @@ interface LoadResult {
   seconds: number;
 }
 
-/** `CLIENTS` concurrent clients, each sending its share of `bodies` one after another. */
+/** `CLIENTS` concurrent clients on a worker thread (load-worker.mjs), each sending its share of `bodies` in turn. */
 async function load(url: string, key: string, bodies: object[]): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < bodies.length) {
-        const body = bodies[next++]!;
-        const t = performance.now();
-        const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t);
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      }
-    }),
-  );
-  return { latencies, statuses, seconds: (performance.now() - started) / 1000 };
+  const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { url, key, bodies, clients: CLIENTS } });
+  const result = await new Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  return { ...result, statuses: new Map(Object.entries(result.statuses).map(([k, v]) => [Number(k), v])) };
 }
 
 async function bookableVenue(db: Db, vault: Parameters<typeof makeApiKey>[1], size: number) {

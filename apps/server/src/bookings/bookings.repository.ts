@@ -3,7 +3,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, BookingTable, Database } from '../db/schema.js';
 import { tstzrange } from '../shared/instant.js';
-import { BOOKING_COLUMNS } from './booking.mapper.js';
+import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 
 type Trx = Transaction<Database>;
 
@@ -41,14 +41,16 @@ export async function lockBooking(trx: Trx, id: string) {
 }
 
 /**
- * The idempotency key's in-flight guard: a transaction-scoped advisory lock on (venue, external_id).
- * A second request that cannot take it is a concurrent duplicate (409 duplicate_external_id).
+ * The idempotency key's in-flight guard, and the replay check, in one statement: a transaction-scoped advisory
+ * lock on (venue, external_id), and the id of a booking already made with it. A request that cannot take the
+ * lock is a concurrent duplicate (409 duplicate_external_id).
  */
-export async function tryLockExternalId(trx: Trx, venueId: string, externalId: string): Promise<boolean> {
-  const { rows } = await sql<{ locked: boolean }>`
-    select pg_try_advisory_xact_lock(('x' || substr(md5(${`booking-external-id:${venueId}:${externalId}`}), 1, 16))::bit(64)::bigint) as locked
+export async function claimExternalId(trx: Trx, venueId: string, externalId: string): Promise<{ locked: boolean; existingId: string | null }> {
+  const { rows } = await sql<{ locked: boolean; existing_id: string | null }>`
+    select pg_try_advisory_xact_lock(('x' || substr(md5(${`booking-external-id:${venueId}:${externalId}`}), 1, 16))::bit(64)::bigint) as locked,
+           (select id from bookings where venue_id = ${venueId} and external_id = ${externalId}) as existing_id
   `.execute(trx);
-  return rows[0]?.locked === true;
+  return { locked: rows[0]!.locked, existingId: rows[0]!.existing_id };
 }
 
 const HOUR = 3_600_000;
@@ -92,40 +94,48 @@ export async function therapistsBusyElsewhere(
   return rows.map((r) => r.therapist_id);
 }
 
-/** Find-or-create by (organisation, lower-cased email); concurrent bookings of one new guest share one row. */
-export async function upsertCustomer(
-  trx: Trx,
-  guest: { organisationId: string; id: string; firstName: string; lastName: string; email: string; phone: string | null; language: string },
-): Promise<string> {
-  const { rows } = await sql<{ id: string }>`
-    insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
-    values (${guest.id}, ${guest.organisationId}, ${guest.firstName}, ${guest.lastName}, ${guest.email}, ${guest.phone}, ${guest.language})
-    on conflict (organisation_id, lower(email)) do update set email = customers.email
-    returning id
+export interface NewBooking {
+  guest: { organisationId: string; firstName: string; lastName: string; email: string; phone: string | null; language: string };
+  booking: Omit<Insertable<BookingTable>, 'customer_id'> & { id: string };
+  roomId: string;
+  roomRange: string;
+  therapistIds: string[];
+  therapistRange: string;
+  offeredTherapistIds: string[];
+}
+
+/**
+ * The booking and everything it writes, in one statement (each round trip costs more than the SQL): the guest
+ * found or created as a customer by (organisation, lower-cased email), so concurrent bookings of one new guest
+ * share one row; the booking; its room and therapist holds, where the exclusion constraints have the last word;
+ * and the broadcast offers to every qualified free therapist.
+ */
+export async function insertBookingWithHolds(trx: Trx, n: NewBooking) {
+  const b = n.booking;
+  const { rows } = await sql<BookingRow>`
+    with customer as (
+      insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
+      values (gen_random_uuid(), ${n.guest.organisationId}, ${n.guest.firstName}, ${n.guest.lastName}, ${n.guest.email}, ${n.guest.phone}, ${n.guest.language})
+      on conflict (organisation_id, lower(email)) do update set email = customers.email
+      returning id
+    ), booking as (
+      insert into bookings (id, venue_id, treatment_id, variant_id, customer_id, status, start_at, end_at, guest_count, notes,
+                            external_reference, external_id, client_type, total_price_minor, currency, created_at, updated_at)
+      select ${b.id}, ${b.venue_id}, ${b.treatment_id}, ${b.variant_id}, customer.id, ${b.status}, ${b.start_at}, ${b.end_at}, ${b.guest_count},
+             ${b.notes}, ${b.external_reference}, ${b.external_id}, ${b.client_type}, ${b.total_price_minor}, ${b.currency}, ${b.created_at}, ${b.updated_at}
+      from customer
+      returning ${sql.join(BOOKING_COLUMNS.map((c) => sql.ref(c)))}
+    ), room_hold as (
+      insert into room_reservations (booking_id, room_id, during) select booking.id, ${n.roomId}, ${n.roomRange}::tstzrange from booking
+    ), therapist_holds as (
+      insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
+      select booking.id, t.id, booking.venue_id, ${n.therapistRange}::tstzrange from booking, unnest(${n.therapistIds}::uuid[]) as t(id)
+    ), offers as (
+      insert into booking_offers (booking_id, therapist_id) select booking.id, t.id from booking, unnest(${n.offeredTherapistIds}::uuid[]) as t(id)
+    )
+    select * from booking
   `.execute(trx);
-  return rows[0]!.id;
-}
-
-export async function insertBooking(trx: Trx, row: Insertable<BookingTable>) {
-  return trx.insertInto('bookings').values(row).returning(BOOKING_COLUMNS).executeTakeFirstOrThrow();
-}
-
-export async function insertReservations(
-  trx: Trx,
-  input: { bookingId: string; venueId: string; roomId: string; roomRange: string; therapistIds: string[]; therapistRange: string },
-) {
-  await trx.insertInto('room_reservations').values({ booking_id: input.bookingId, room_id: input.roomId, during: input.roomRange }).execute();
-  if (input.therapistIds.length) {
-    await trx
-      .insertInto('therapist_reservations')
-      .values(input.therapistIds.map((id) => ({ booking_id: input.bookingId, therapist_id: id, venue_id: input.venueId, during: input.therapistRange })))
-      .execute();
-  }
-}
-
-export async function insertOffers(trx: Trx, bookingId: string, therapistIds: string[]) {
-  if (therapistIds.length === 0) return;
-  await trx.insertInto('booking_offers').values(therapistIds.map((id) => ({ booking_id: bookingId, therapist_id: id }))).execute();
+  return rows[0]!;
 }
 
 /** Releases the room and therapists of a booking at once (cancel, complete, no-show). */

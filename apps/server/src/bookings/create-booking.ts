@@ -19,17 +19,14 @@ import { findVenueVariant } from '../treatments/treatments.repository.js';
 import { resolveVenue } from '../venues/venue-access.js';
 import { type BookingRow } from './booking.mapper.js';
 import {
+  claimExternalId,
   findBookingByExternalId,
-  insertBooking,
-  insertOffers,
-  insertReservations,
+  insertBookingWithHolds,
   isLostRace,
   isUniqueViolation,
   holdKeys,
   lockHolds,
   therapistsBusyElsewhere,
-  tryLockExternalId,
-  upsertCustomer,
 } from './bookings.repository.js';
 import { clientTypeOf } from './client-type.js';
 
@@ -68,11 +65,6 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
   if (!variant) throw new VariantNotFoundError();
 
   const externalId = body.external_id ?? null;
-  if (externalId) {
-    const existing = await findBookingByExternalId(db, venue.id, externalId);
-    if (existing) return { booking: existing, replayed: true };
-  }
-  if (body.price_paid.currency !== venue.currency) throw new CurrencyMismatchError(venue.currency);
 
   const end = startAt.add({ minutes: variant.duration_minutes });
   const snapshotVariant = toSnapshotVariant(variant);
@@ -81,11 +73,13 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
+        // A replay wins over every later check: the partner gets its original booking back.
         if (externalId) {
-          if (!(await tryLockExternalId(trx, venue.id, externalId))) throw new DuplicateExternalIdError();
-          const existing = await findBookingByExternalId(trx, venue.id, externalId);
-          if (existing) return { booking: existing, replayed: true };
+          const claim = await claimExternalId(trx, venue.id, externalId);
+          if (!claim.locked) throw new DuplicateExternalIdError();
+          if (claim.existingId) return { booking: (await findBookingByExternalId(trx, venue.id, externalId))!, replayed: true };
         }
+        if (body.price_paid.currency !== venue.currency) throw new CurrencyMismatchError(venue.currency);
 
         // The same function that lists slots decides this one, on data read inside this transaction.
         const snapshot = await loadSnapshot(trx, venue, snapshotVariant, { from: localDate, to: localDate }, { start: startAt, end });
@@ -105,44 +99,40 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
           if (busy.length) throw new SlotUnavailableError();
         }
 
-        const customerId = await upsertCustomer(trx, {
-          organisationId: venue.organisation_id,
-          id: randomUUID(),
-          firstName: body.guest.first_name,
-          lastName: body.guest.last_name,
-          email: body.guest.email,
-          phone: body.guest.phone ?? null,
-          language: body.guest.language ?? 'fr',
-        });
-        const booking = await insertBooking(trx, {
-          id: randomUUID(),
-          venue_id: venue.id,
-          treatment_id: variant.treatment_id,
-          variant_id: variant.id,
-          customer_id: customerId,
-          status: 'pending',
-          start_at: startAt.toString(),
-          end_at: end.toString(),
-          guest_count: body.guest_count,
-          notes: body.notes ?? null,
-          external_reference: body.external_reference ?? null,
-          external_id: externalId,
-          client_type: clientTypeOf(body.external_reference),
-          total_price_minor: priceMinor,
-          currency: body.price_paid.currency,
-          created_at: now.toString(),
-          updated_at: now.toString(),
-        });
-        await insertReservations(trx, {
-          bookingId: booking.id,
-          venueId: venue.id,
+        const booking = await insertBookingWithHolds(trx, {
+          guest: {
+            organisationId: venue.organisation_id,
+            firstName: body.guest.first_name,
+            lastName: body.guest.last_name,
+            email: body.guest.email,
+            phone: body.guest.phone ?? null,
+            language: body.guest.language ?? 'fr',
+          },
+          booking: {
+            id: randomUUID(),
+            venue_id: venue.id,
+            treatment_id: variant.treatment_id,
+            variant_id: variant.id,
+            status: 'pending',
+            start_at: startAt.toString(),
+            end_at: end.toString(),
+            guest_count: body.guest_count,
+            notes: body.notes ?? null,
+            external_reference: body.external_reference ?? null,
+            external_id: externalId,
+            client_type: clientTypeOf(body.external_reference),
+            total_price_minor: priceMinor,
+            currency: body.price_paid.currency,
+            created_at: now.toString(),
+            updated_at: now.toString(),
+          },
           roomId: allocation.roomId,
           roomRange: tstzrange(roomRange.start, roomRange.end),
           therapistIds: allocation.therapistIds,
           therapistRange: tstzrange(startAt, end),
+          // The broadcast: every qualified therapist free at that slot is offered the booking.
+          offeredTherapistIds: decision.offeredTherapistIds,
         });
-        // The broadcast: every qualified therapist free at that slot is offered the booking.
-        await insertOffers(trx, booking.id, decision.offeredTherapistIds);
         return { booking, replayed: false };
       });
     } catch (error) {
