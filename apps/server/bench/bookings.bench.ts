@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../src/db/connect.js';
 import { makeApiKey, makeOrganisation, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../test/support/factories.js';
 import { openBenchDatabase } from './databases.js';
 import { seeded } from './scenario.js';
+import { shuffle } from '../src/shared/shuffle.js';
+import { overlappingHolds } from '../test/support/overlapping-holds.js';
 import { serve } from './serve.js';
 import { ms, summary, verdict } from './stats.js';
 
@@ -66,25 +67,6 @@ function slotStarts(count: number): Temporal.Instant[] {
   return starts;
 }
 
-/** Requests in random order, so the 50 clients spread over many slots at once instead of queueing on one. */
-function shuffle<T>(items: T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
-
-async function overlaps(db: Db): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    select (select count(*) from room_reservations a join room_reservations b
-              on a.room_id = b.room_id and a.booking_id < b.booking_id and a.during && b.during)
-         + (select count(*) from therapist_reservations a join therapist_reservations b
-              on a.therapist_id = b.therapist_id and a.booking_id < b.booking_id and a.during && b.during) as n`.execute(db);
-  return Number(rows[0]!.n);
-}
-
 /** Issue 4's benchmark on PostgreSQL: throughput over many slots, then heavy contention on few. */
 export async function benchBookings() {
   const database = await openBenchDatabase('postgres', 20);
@@ -98,6 +80,7 @@ export async function benchBookings() {
 
     // Many slots: 140 slots of 10 capacity-1 rooms and 10 therapists, each slot asked for 10 times, in random order.
     const random = seeded(7);
+    // In random order, so the 50 clients spread over many slots at once instead of queueing on one.
     const many = shuffle(slotStarts(150).slice(10).flatMap((s) => Array.from({ length: 10 }, () => s)), random).map((s, i) => body(spread.variant.id, s, i));
     const spreadRun = await load(url(spread.venue.id), spread.key, many);
 
@@ -107,7 +90,7 @@ export async function benchBookings() {
     const contention = await load(url(tight.venue.id), tight.key, Array.from({ length: 500 }, (_, i) => body(tight.variant.id, few[i % 5]!, i)));
     await server.close();
 
-    const double = await overlaps(database.db);
+    const double = await overlappingHolds(database.db);
     const created = (r: LoadResult) => r.statuses.get(201) ?? 0;
     const s = summary(spreadRun.latencies), c = summary(contention.latencies);
     const rate = created(spreadRun) / spreadRun.seconds;

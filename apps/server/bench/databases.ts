@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { adminQuery, withDatabase } from '../test/support/postgres-admin.js';
 import { connect, type DatabaseHandle } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 
@@ -12,26 +12,14 @@ export async function openBenchDatabase(kind: 'pglite' | 'postgres', poolSize = 
     return handle;
   }
   const name = `spa_bench_${process.pid}_${Date.now()}`;
-  await admin(`create database ${name}`);
-  const url = new URL(benchPostgresUrl);
-  url.pathname = `/${name}`;
-  const handle = await connect({ databaseUrl: url.toString(), poolSize });
+  await adminQuery(benchPostgresUrl, `create database ${name}`);
+  const handle = await connect({ databaseUrl: withDatabase(benchPostgresUrl, name), poolSize });
   await migrateToLatest(handle.db);
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      await admin(`drop database if exists ${name} with (force)`);
+      await adminQuery(benchPostgresUrl, `drop database if exists ${name} with (force)`);
     },
   };
-}
-
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: benchPostgresUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

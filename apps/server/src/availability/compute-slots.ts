@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { shuffle } from '../shared/shuffle.js';
 import { anyOverlap } from './interval-index.js';
 import { minutesOf, plainTimeOf } from './local-clock.js';
 import type { AvailabilitySnapshot } from './snapshot.js';
@@ -158,13 +159,4 @@ function* candidates(prepared: PreparedSnapshot, day: VenueDay) {
     const start = day.clock(localMinutes);
     if (start !== null) yield { localMinutes, start };
   }
-}
-
-function shuffle<T>(items: T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
 }

@@ -1,24 +1,13 @@
-import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/connect.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
+import { overlappingHolds } from '../support/overlapping-holds.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 import { testDbKind } from '../support/test-db.js';
 
 // PGlite is one connection: requests never overlap there, so these tests would prove nothing on it.
 if (testDbKind !== 'postgres') console.warn('concurrency tests need a real PostgreSQL (DATABASE_URL); skipped on PGlite');
-
-/** Overlapping holds of one room or one therapist, counted by SQL over the tables, not by the API's word. */
-async function overlappingHolds(db: Db): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    select (select count(*) from room_reservations a join room_reservations b
-              on a.room_id = b.room_id and a.booking_id < b.booking_id and a.during && b.during)
-         + (select count(*) from therapist_reservations a join therapist_reservations b
-              on a.therapist_id = b.therapist_id and a.booking_id < b.booking_id and a.during && b.during) as n`.execute(db);
-  return Number(rows[0]!.n);
-}
 
 describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency (PostgreSQL)', () => {
   let ctx: TestContext;

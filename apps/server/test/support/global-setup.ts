@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connect, fromPglite, openPglite } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { adminQuery, withDatabase } from './postgres-admin.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,20 +41,4 @@ export default async function setup(project: TestProject) {
     rmSync(dir, { recursive: true, force: true });
     if (url) await adminQuery(url, `drop database if exists ${template}`);
   };
-}
-
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-export async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { connect, type DatabaseHandle, fromPglite, openPglite } from '../../src/db/connect.js';
-import { adminQuery, withDatabase } from './global-setup.js';
+import { adminQuery, withDatabase } from './postgres-admin.js';
 
 /** Which database this project runs on: `pglite` (default) or `postgres` (DATABASE_URL). */
 export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
