@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../src/db/connect.js';
 import { makeApiKey, makeOrganisation, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../test/support/factories.js';
 import { openBenchDatabase } from './databases.js';
+import { type LoadResult, runLoad } from './load.js';
 import { seeded } from './scenario.js';
 import { shuffle } from '../src/shared/shuffle.js';
 import { overlappingHolds } from '../test/support/overlapping-holds.js';
@@ -13,22 +13,7 @@ import { ms, summary, verdict } from './stats.js';
 const NOW = Temporal.Instant.from('2026-11-22T08:00:00Z');
 const CLIENTS = 50;
 
-interface LoadResult {
-  latencies: number[];
-  statuses: Map<number, number>;
-  seconds: number;
-}
-
-/** `CLIENTS` concurrent clients on a worker thread (load-worker.mjs), each sending its share of `bodies` in turn. */
-async function load(url: string, key: string, bodies: object[]): Promise<LoadResult> {
-  const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { url, key, bodies, clients: CLIENTS } });
-  const result = await new Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  await worker.terminate();
-  return { ...result, statuses: new Map(Object.entries(result.statuses).map(([k, v]) => [Number(k), v])) };
-}
+const load = (url: string, key: string, bodies: object[]) => runLoad({ mode: 'post', url, key, bodies, clients: CLIENTS });
 
 async function bookableVenue(db: Db, vault: Parameters<typeof makeApiKey>[1], size: number) {
   const organisation = await makeOrganisation(db);
