@@ -10,6 +10,7 @@ import {
   BookingNotFoundError,
 } from '../http/domain-errors.js';
 import { instantFromDb } from '../shared/instant.js';
+import { canAccessVenue } from '../venues/venue-access.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 import { findBookingById, findVisibleBookingsByExternalId, LIVE_STATUSES, lockBooking, releaseReservations } from './bookings.repository.js';
 import { cancellationFee } from './cancellation-policy.js';
@@ -71,7 +72,6 @@ async function resolveBookingId(db: Db, principal: Principal, ref: string): Prom
   if (!UUID.test(ref)) throw new BookingNotFoundError();
   const booking = await findBookingById(db, ref.toLowerCase());
   if (!booking) throw new BookingNotFoundError();
-  const outside = booking.organisation_id !== principal.organisationId || (principal.venueId !== null && principal.venueId !== booking.venue_id);
-  if (outside) throw new BookingForbiddenError();
+  if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id })) throw new BookingForbiddenError();
   return booking.id;
 }

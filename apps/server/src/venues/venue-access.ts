@@ -20,7 +20,11 @@ export async function resolveVenue(db: Db, principal: Principal, ref: string): P
   return venue;
 }
 
+/** The organisation boundary and a venue-restricted key's one venue. */
+export function canAccessVenue(principal: Principal, venue: { id: string; organisation_id: string }): boolean {
+  return venue.organisation_id === principal.organisationId && (principal.venueId === null || principal.venueId === venue.id);
+}
+
 export function assertVenueAccess(principal: Principal, venue: { id: string; organisation_id: string }): void {
-  if (venue.organisation_id !== principal.organisationId) throw new ForbiddenError();
-  if (principal.venueId !== null && principal.venueId !== venue.id) throw new ForbiddenError();
+  if (!canAccessVenue(principal, venue)) throw new ForbiddenError();
 }
