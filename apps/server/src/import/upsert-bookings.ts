@@ -70,6 +70,12 @@ export async function upsertBookings(trx: Trx, data: VenueData): Promise<FieldPr
       continue;
     }
     if (booking.therapist_ids.length) {
+      // The tentatively assigned therapists are the ones the booking was offered to, so they can accept it.
+      await trx
+        .insertInto('booking_offers')
+        .values(booking.therapist_ids.map((therapist_id) => ({ booking_id: booking.id, therapist_id })))
+        .onConflict((oc) => oc.columns(['booking_id', 'therapist_id']).doNothing())
+        .execute();
       await trx
         .insertInto('therapist_reservations')
         .values(booking.therapist_ids.map((therapist_id) => ({ booking_id: booking.id, therapist_id, venue_id: booking.venue_id, during: therapistRange })))
