@@ -37,21 +37,13 @@ export async function createKey(
     if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);
     venueId = venue.id;
   }
-  const parts = generateKeyParts();
-  await db
-    .insertInto('api_keys')
-    .values({
-      id: parts.id,
-      organisation_id: org.id,
-      venue_id: venueId,
-      kind: 'operator',
-      scopes: input.scopes ?? DEFAULT_SCOPES,
-      rate_limit_per_min: input.rateLimitPerMin ?? null,
-      secret_hmac: vault.hmac(parts.secret),
-      secret_encrypted: vault.encrypt(parts.secret, parts.id),
-    })
-    .execute();
-  return { id: parts.id, key: formatApiKey(parts) };
+  return issueKey(db, vault, {
+    organisationId: org.id,
+    venueId,
+    kind: 'operator',
+    scopes: input.scopes ?? DEFAULT_SCOPES,
+    rateLimitPerMin: input.rateLimitPerMin ?? null,
+  });
 }
 
 export async function listKeys(db: Db, orgSlug: string) {
@@ -86,20 +78,14 @@ export async function regenerateDashboardKey(db: Db, vault: KeyVault, orgSlug: s
       .where('revoked_at', 'is', null)
       .returning(['id', 'scopes'])
       .executeTakeFirst();
-    const parts = generateKeyParts();
-    await trx
-      .insertInto('api_keys')
-      .values({
-        id: parts.id,
-        organisation_id: org.id,
-        venue_id: null,
-        kind: 'dashboard',
-        scopes: current?.scopes ?? DEFAULT_SCOPES,
-        secret_hmac: vault.hmac(parts.secret),
-        secret_encrypted: vault.encrypt(parts.secret, parts.id),
-      })
-      .execute();
-    return { id: parts.id, key: formatApiKey(parts), revokedId: current?.id ?? null };
+    const issued = await issueKey(trx, vault, {
+      organisationId: org.id,
+      venueId: null,
+      kind: 'dashboard',
+      scopes: (current?.scopes as Scope[] | undefined) ?? DEFAULT_SCOPES,
+      rateLimitPerMin: null,
+    });
+    return { ...issued, revokedId: current?.id ?? null };
   });
 }
 
@@ -108,4 +94,27 @@ export async function revokeKey(db: Db, keyId: string, now: Temporal.Instant) {
   if (!row) throw new OperatorError(`No key ${keyId}`);
   if (row.revoked_at) throw new OperatorError(`Key ${keyId} is already revoked`);
   await db.updateTable('api_keys').set({ revoked_at: now.toString() }).where('id', '=', keyId).execute();
+}
+
+/** A new random key, stored as an HMAC (verification) and AES-GCM ciphertext (reveal); the full value is returned once. */
+async function issueKey(
+  db: Db,
+  vault: KeyVault,
+  key: { organisationId: string; venueId: string | null; kind: 'dashboard' | 'operator'; scopes: Scope[]; rateLimitPerMin: number | null },
+) {
+  const parts = generateKeyParts();
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: parts.id,
+      organisation_id: key.organisationId,
+      venue_id: key.venueId,
+      kind: key.kind,
+      scopes: key.scopes,
+      rate_limit_per_min: key.rateLimitPerMin,
+      secret_hmac: vault.hmac(parts.secret),
+      secret_encrypted: vault.encrypt(parts.secret, parts.id),
+    })
+    .execute();
+  return { id: parts.id, key: formatApiKey(parts) };
 }
