@@ -9,7 +9,8 @@ export function problemsOf(error: ZodError, prefix?: string): FieldProblem[] {
   return error.issues.map((issue) => {
     const path = [...(prefix ? [prefix] : []), ...issue.path].join('.');
     const text = sentence(issue);
-    const message = !path || text.startsWith(path + ' ') ? text : `${path} ${text}`;
+    const named = text.startsWith(path) && /^[^\w.[]/.test(text.slice(path.length)); // already names its field
+    const message = !path || named ? text : `${path} ${text}`;
     return { path, message };
   });
 }

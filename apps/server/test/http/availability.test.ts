@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeBookableVenue } from '../support/booking-fixture.js';
+import { makeApiKey, makeOrganisation, makeTreatment, makeVenue } from '../support/factories.js';
+import { createTestContext, type TestContext } from '../support/test-app.js';
+
+describe('GET /v1/venues/{venue_id}/availability/variants/{variant_id} (spec 4.6)', () => {
+  let ctx: TestContext;
+  let f: Awaited<ReturnType<typeof makeBookableVenue>>;
+  beforeAll(async () => {
+    ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
+    f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 2, venue: { days_of_week: [1, 2, 3, 4, 5] } });
+  });
+  afterAll(() => ctx.close());
+
+  const get = (query: string, variant = f.variant.id, venue: string = f.venue.slug, key = f.key) =>
+    request(ctx.app).get(`/v1/venues/${venue}/availability/variants/${variant}?${query}`).set('Authorization', `Bearer ${key}`);
+
+  it('answers day mode with the ids, the date and the slots', async () => {
+    expect((await get('date=2026-11-25&guest_count=2')).body.data.slots).toEqual([]); // rooms of capacity 1 only
+    const res = await get('date=2026-11-25');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ venue_id: f.venue.id, treatment_id: f.treatment.id, variant_id: f.variant.id, date: '2026-11-25' });
+    expect(res.body.data.slots).toHaveLength(17);
+    expect(res.body.data.slots.at(-1)).toEqual({
+      time: '16:00', local_time: '17:00', start_at: '2026-11-25T16:00:00Z', end_at: '2026-11-25T17:00:00Z', out_of_hours: false, available_capacity: 1,
+    });
+  });
+
+  it('answers range mode with every date, closed days empty', async () => {
+    const res = await get('from=2026-11-27&to=2026-11-30');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ from: '2026-11-27', to: '2026-11-30' });
+    expect(res.body.data.days.map((d: { date: string; slots: unknown[] }) => [d.date, d.slots.length])).toEqual([
+      ['2026-11-27', 17], ['2026-11-28', 0], ['2026-11-29', 0], ['2026-11-30', 17], // Saturday and Sunday closed
+    ]);
+  });
+
+  it('answers 400 naming date or from/to when the period is missing, conflicting, reversed or too long', async () => {
+    const cases: [string, string, string][] = [
+      ['', 'date', 'date, or both from and to, must be given'],
+      ['date=2026-11-25&from=2026-11-25', 'date', 'date cannot be combined with from or to; send either date, or from and to'],
+      ['from=2026-11-25', 'to', 'to is required with from'],
+      ['to=2026-11-25', 'from', 'from is required with to'],
+      ['from=2026-11-25&to=2026-11-24', 'to', 'to must be on or after from'],
+      ['from=2026-11-01&to=2027-01-03', 'to', 'to must be at most 62 days after from'],
+      ['date=2026-02-30', 'date', 'date must be a valid calendar date (YYYY-MM-DD)'],
+      ['date=2026-11-25&guest_count=21', 'guest_count', 'guest_count must be an integer from 1 to 20'],
+    ];
+    for (const [query, path, message] of cases) {
+      const res = await get(query);
+      expect([res.status, res.body.error, res.body.details[0].path], query).toEqual([400, message, path]);
+    }
+    expect((await get('from=2026-11-01&to=2027-01-02')).status).toBe(200); // exactly 62 days
+  });
+
+  it('answers 403 Forbidden for another organisation, 404 for an unknown venue or a variant not in the venue', async () => {
+    const other = await makeOrganisation(ctx.db);
+    const foreign = await makeVenue(ctx.db, other.id);
+    expect((await get('date=2026-11-25', f.variant.id, foreign.id)).body.error).toBe('Forbidden');
+    expect((await get('date=2026-11-25', f.variant.id, 'nowhere')).body.error).toBe('Venue not found');
+    const sibling = await makeVenue(ctx.db, f.organisation.id);
+    const siblingTreatment = await makeTreatment(ctx.db, sibling.id);
+    for (const variant of [siblingTreatment.variant.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await get('date=2026-11-25', variant);
+      expect([res.status, res.body.error]).toEqual([404, 'Variant not found']);
+    }
+    const { key: reader } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: ['venues:read'] });
+    expect((await get('date=2026-11-25', f.variant.id, f.venue.slug, reader)).body).toMatchObject({ error: 'Insufficient scope', missing: ['availability:read'] });
+  });
+});
