@@ -28,8 +28,8 @@ export function toDomainError(error: unknown): DomainError | undefined {
     return new ValidationError([
       ...(error.pathParams ? problemsOf(error.pathParams) : []),
       ...(error.headers ? problemsOf(error.headers) : []),
-      ...(error.query ? problemsOf(error.query) : []),
-      ...(error.body ? problemsOf(error.body) : []),
+      ...(error.query ? problemsOf(error.query, 'query') : []),
+      ...(error.body ? problemsOf(error.body, 'body') : []),
     ]);
   }
   // body-parser's own errors carry a `type`.

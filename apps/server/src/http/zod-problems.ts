@@ -5,9 +5,10 @@ import type { FieldProblem } from './domain-errors.js';
  * Turns zod issues into one human sentence per field, prefixed by its dotted path
  * (`guest.email must be a valid email address`), as DECISIONS asks of every 400.
  */
-export function problemsOf(error: ZodError, prefix?: string): FieldProblem[] {
+export function problemsOf(error: ZodError, root?: string): FieldProblem[] {
   return error.issues.map((issue) => {
-    const path = [...(prefix ? [prefix] : []), ...issue.path].join('.');
+    // A problem with the whole body or query (an array where an object belongs) is named after it.
+    const path = issue.path.length ? issue.path.join('.') : (root ?? '');
     const text = sentence(issue);
     const named = text.startsWith(path) && /^[^\w.[]/.test(text.slice(path.length)); // already names its field
     const message = !path || named ? text : `${path} ${text}`;

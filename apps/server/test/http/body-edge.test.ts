@@ -1,0 +1,23 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeBookableVenue } from '../support/booking-fixture.js';
+import { createTestContext, type TestContext } from '../support/test-app.js';
+
+describe('request bodies that are not a JSON object', () => {
+  let ctx: TestContext;
+  let f: Awaited<ReturnType<typeof makeBookableVenue>>;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    f = await makeBookableVenue(ctx.db, ctx.vault);
+  });
+  afterAll(() => ctx.close());
+
+  it('answers 400 naming the first missing field, or the body itself when it is not an object', async () => {
+    const post = () => request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`);
+    for (const res of [await post(), await post().set('content-type', 'text/plain').send('hello')]) {
+      expect([res.status, res.body.error]).toEqual([400, 'variant_id is required']);
+    }
+    const array = await post().send([1, 2]);
+    expect([array.status, array.body.error, array.body.details]).toEqual([400, 'body must be an object', [{ path: 'body', message: 'body must be an object' }]]);
+  });
+});
