@@ -9,27 +9,17 @@ export const ErrorBody = doc(
 );
 
 export const ValidationErrorBody = doc(
-  z.object({
-    error: z.string(),
-    details: z.array(z.object({ path: z.string(), message: z.string() })),
-    request_id: z.string().optional(),
-  }),
-  'Validation error: `error` names the first bad field by its dotted path, `details` lists them all',
+  ErrorBody.extend({ details: z.array(z.object({ path: z.string(), message: z.string() })).optional() }),
+  'Validation error: `error` names the first bad field by its dotted path, `details` lists them all (absent for malformed JSON)',
   {
     error: 'guest.email must be a valid email address',
     details: [{ path: 'guest.email', message: 'guest.email must be a valid email address' }],
   },
 );
 
-export const ScopeErrorBody = doc(
-  z.object({ error: z.literal('Insufficient scope'), missing: z.array(z.string()), request_id: z.string().optional() }),
-  'The key lacks a scope of this endpoint',
-  { error: 'Insufficient scope', missing: ['bookings:read'] },
-);
-
 /** Upper-case coded errors of the cancel endpoint. */
 export const CodedErrorBody = doc(
-  z.object({ error: z.string(), message: z.string(), request_id: z.string().optional() }),
+  ErrorBody.extend({ message: z.string() }),
   'Coded error',
   { error: 'BOOKING_NOT_FOUND', message: 'Booking not found' },
 );
@@ -37,9 +27,18 @@ export const CodedErrorBody = doc(
 /** Responses every authenticated route can give, declared once. */
 export const commonErrors = {
   401: doc(ErrorBody, 'Missing API key, or Invalid or revoked API key'),
-  403: doc(z.union([ScopeErrorBody, ErrorBody]), 'Insufficient scope (with `missing`), or Forbidden'),
+  403: doc(
+    ErrorBody.extend({ missing: z.array(z.string()).optional() }),
+    '`Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden`',
+    { error: 'Insufficient scope', missing: ['bookings:read'] },
+  ),
   429: doc(ErrorBody, 'Rate limit exceeded (only when enforcement is on); see Retry-After'),
   500: doc(ErrorBody, 'Internal server error'),
 } as const;
 
-export const badRequest = { 400: doc(z.union([ValidationErrorBody, ErrorBody]), 'Bad request') } as const;
+export const badRequest = {
+  400: doc(
+    ValidationErrorBody,
+    'Bad request: `error` names the first bad field; `details` lists every problem (absent for malformed JSON)',
+  ),
+} as const;
