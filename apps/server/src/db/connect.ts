@@ -4,6 +4,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
 
@@ -47,8 +48,16 @@ function connectPostgres(url: string, max: number): DatabaseHandle {
 }
 
 async function connectPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  return fromPglite(await openPglite(dataDir ? { dataDir } : {}));
+  if (!dataDir) return fromPglite(await openPglite({}));
+  mkdirSync(dataDir, { recursive: true });
+  const unlock = lockDataDir(dataDir);
+  try {
+    const handle = fromPglite(await openPglite({ dataDir }));
+    return { ...handle, close: () => handle.close().finally(unlock) };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
 
 /** An embedded PostgreSQL with the extension and parsers the schema needs, its session in UTC. */
