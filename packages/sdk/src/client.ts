@@ -1,104 +1,170 @@
-import { type Booking, contract, type Customer, type VenueSummary } from '@spa/contract';
-import type { z } from 'zod';
-import { type ApiFetcherArgs, initClient, validateResponse } from '@ts-rest/core';
-import { type Result, toError } from './errors.js';
+import { contract } from '@spa/contract';
+import { type AppRoute, type ClientInferRequest, initClient } from '@ts-rest/core';
+import { type Failure, PartnerApiError, type Success } from './errors.js';
 import { paginate } from './paginate.js';
-import { defaultRetry, delayFor, isRetryable, type RetryOptions, sleep } from './retry.js';
+import { type RetryOptions, resolveRetry } from './retry.js';
+import { createFetcher } from './transport.js';
+import type { Booking, CancelBookingInput, CreateBookingInput, Customer, VenueSummary } from './types.js';
 
 export interface PartnerClientOptions {
-  /** For example `https://api.example.com` (without `/v1`). */
+  /** The API's base URL, for example `https://api.example.com` (a trailing `/v1` is dropped: the contract adds it). */
   baseUrl: string;
+  /** `sk_live_{id}_{secret}`, sent as `Authorization: Bearer`. Server-side only. */
   apiKey: string;
-  /** Retry policy; `false` never retries. */
-  retry?: RetryOptions | false;
-  /** A fetch of your own (proxies, tests). */
+  /** A fetch of your own (proxy, instrumentation, tests). Default: the global fetch. */
   fetch?: typeof fetch;
+  /** Retry policy (merged with `defaultRetry`); `false` never retries. */
+  retry?: Partial<RetryOptions> | false;
+  /** Timeout of each attempt in ms (default 30 000); `false` waits for ever. */
+  timeoutMs?: number | false;
 }
 
-/**
- * The typed client. `raw` is the ts-rest client of the contract (every status typed); the named methods
- * return a `Result`: `{ ok: true, data }` or `{ ok: false, error }` whose `error.code` is the API's text.
- */
-export function createPartnerClient(options: PartnerClientOptions) {
-  const retry = options.retry === false ? { ...defaultRetry, attempts: 1 } : (options.retry ?? defaultRetry);
-  const fetchImpl = options.fetch ?? fetch;
+/** Per call: an AbortSignal that stops the call and its retries, and an X-Request-Id to send. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  requestId?: string;
+}
 
-  const raw = initClient(contract, {
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+function createRawClient(options: PartnerClientOptions) {
+  return initClient(contract, {
+    baseUrl: options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, ''),
     baseHeaders: { authorization: `Bearer ${options.apiKey}` },
     validateResponse: true,
-    api: async (args: ApiFetcherArgs) => {
-      const idempotent = typeof args.rawBody === 'object' && args.rawBody !== null && Boolean((args.rawBody as { external_id?: unknown }).external_id);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const response = await send(fetchImpl, args);
-          const code = (response.body as { error?: string } | null)?.error;
-          if (attempt < retry.attempts && isRetryable({ method: args.method, idempotent, status: response.status, code })) {
-            await sleep(delayFor(attempt, retry, response.headers.get('retry-after')));
-            continue;
-          }
-          return response;
-        } catch (error) {
-          // Response validation errors are ours to see, not to retry; network errors are retried when safe.
-          if (error instanceof TypeError && attempt < retry.attempts && isRetryable({ method: args.method, idempotent })) {
-            await sleep(delayFor(attempt, retry, null));
-            continue;
-          }
-          throw error;
-        }
-      }
-    },
+    api: createFetcher({
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      retry: resolveRetry(options.retry),
+      timeoutMs: options.timeoutMs === false ? undefined : (options.timeoutMs ?? 30_000),
+    }),
   });
+}
 
-  /** Narrows a ts-rest response to a Result: any 2xx is data, anything else a PartnerApiError. */
-  const result = async <R extends { status: number; body: unknown; headers: Headers }>(
-    call: Promise<R>,
-  ): Promise<Result<Extract<R, { status: 200 | 201 }>['body'] extends { data: infer D } ? D : never>> => {
-    const response = await call;
-    if (response.status === 200 || response.status === 201) {
-      return {
-        ok: true,
-        status: response.status,
-        data: (response.body as { data: never }).data,
-        replayed: response.headers.get('idempotent-replayed') === 'true',
-      };
-    }
-    return { ok: false, error: toError(response.status, response.body, response.headers) };
-  };
+/** The ts-rest client of the contract: every route, every declared status typed. */
+export type RawClient = ReturnType<typeof createRawClient>;
 
-  type Args<F extends (...args: never[]) => unknown> = Parameters<F>[0];
-  const client = {
+/** The 2xx members of a ts-rest response union, as Successes (status kept literal, pagination kept). */
+export type SuccessOf<R> = R extends { status: infer S extends 200 | 201; body: infer B }
+  ? Success<B extends { data: infer D } ? D : never, S, B extends { pagination: infer P } ? { pagination: P } : unknown>
+  : never;
+type ResultOf<F extends (...args: never[]) => Promise<unknown>> = SuccessOf<Awaited<ReturnType<F>>> | Failure;
+
+/** What each named method resolves to, derived from the route's declared responses. */
+export type ListVenuesResult = ResultOf<RawClient['venues']['list']>;
+export type GetVenueResult = ResultOf<RawClient['venues']['get']>;
+export type ListTreatmentsResult = ResultOf<RawClient['treatments']['list']>;
+export type ListCustomersResult = ResultOf<RawClient['customers']['list']>;
+export type ListCustomerBookingsResult = ResultOf<RawClient['customers']['bookings']>;
+export type VariantAvailabilityResult = ResultOf<RawClient['availability']['variant']>;
+export type CreateBookingResult = ResultOf<RawClient['bookings']['create']>;
+export type CancelBookingResult = ResultOf<RawClient['bookings']['cancel']>;
+
+/** A route's query as the contract takes it, with numbers accepted where it takes digits. */
+type Query<R extends AppRoute> = NonNullable<ClientInferRequest<R>['query']>;
+type Loose<Q> = { [K in keyof Q]: K extends 'page' | 'page_size' | 'guest_count' ? Q[K] | number : Q[K] };
+export type VenuesQuery = Loose<Query<typeof contract.venues.list>>;
+export type CustomersQuery = Loose<Query<typeof contract.customers.list>>;
+export type CustomerBookingsQuery = Loose<Query<typeof contract.customers.bookings>>;
+export type AvailabilityQuery = Loose<Query<typeof contract.availability.variant>>;
+export type WithoutPage<Q> = Omit<Q, 'page'>;
+
+/**
+ * The typed client. Named methods resolve to a Result and never throw for an HTTP answer:
+ * `{ ok: true, status, data, replayed, pagination? }` or `{ ok: false, error: PartnerApiError }`.
+ * They reject only when no answer came (network error or timeout, after the allowed retries), on abort,
+ * or when an answer breaks the contract (ResponseValidationError).
+ */
+export function createPartnerClient(options: PartnerClientOptions) {
+  const raw = createRawClient(options);
+
+  const api = {
+    /** The ts-rest client, for anything the named methods do not cover. */
     raw,
-    listVenues: (args: Args<typeof raw.venues.list> = {}) => result(raw.venues.list(args)),
-    getVenue: (venueId: string) => result(raw.venues.get({ params: { venue_id: venueId } })),
-    listTreatments: (venueId: string) => result(raw.treatments.list({ params: { venue_id: venueId } })),
-    listCustomers: (args: Args<typeof raw.customers.list>) => result(raw.customers.list(args)),
-    listCustomerBookings: (args: Args<typeof raw.customers.bookings>) => result(raw.customers.bookings(args)),
-    getVariantAvailability: (args: Args<typeof raw.availability.variant>) => result(raw.availability.variant(args)),
-    /** Safe to retry: send `external_id` and a retry returns the original booking (`replayed: true`). */
-    createBooking: (venueId: string, body: Args<typeof raw.bookings.create>['body']) => result(raw.bookings.create({ params: { venue_id: venueId }, body })),
-    /** `bookingId` is the booking UUID or `ext:{your external_id}`. */
-    cancelBooking: (bookingId: string, body: Args<typeof raw.bookings.cancel>['body']) => result(raw.bookings.cancel({ params: { booking_id: bookingId }, body })),
+    listVenues: (query: VenuesQuery = {}, call?: CallOptions): Promise<ListVenuesResult> =>
+      toResult(raw.venues.list({ query: strings(query), ...extras(call) })),
+    getVenue: (venueId: string, call?: CallOptions): Promise<GetVenueResult> =>
+      toResult(raw.venues.get({ params: { venue_id: segment('venueId', venueId) }, ...extras(call) })),
+    listTreatments: (venueId: string, call?: CallOptions): Promise<ListTreatmentsResult> =>
+      toResult(raw.treatments.list({ params: { venue_id: segment('venueId', venueId) }, ...extras(call) })),
+    listCustomers: (venueId: string, query: CustomersQuery = {}, call?: CallOptions): Promise<ListCustomersResult> =>
+      toResult(raw.customers.list({ params: { venue_id: segment('venueId', venueId) }, query: strings(query), ...extras(call) })),
+    listCustomerBookings: (venueId: string, customerId: string, query: CustomerBookingsQuery = {}, call?: CallOptions): Promise<ListCustomerBookingsResult> =>
+      toResult(
+        raw.customers.bookings({
+          params: { venue_id: segment('venueId', venueId), customer_id: segment('customerId', customerId) },
+          query: strings(query),
+          ...extras(call),
+        }),
+      ),
+    /** Preview. `{ date }` for one day (`data.slots`), `{ from, to }` for a range (`data.days`). */
+    getVariantAvailability: (venueId: string, variantId: string, query: AvailabilityQuery, call?: CallOptions): Promise<VariantAvailabilityResult> =>
+      toResult(
+        raw.availability.variant({
+          params: { venue_id: segment('venueId', venueId), variant_id: segment('variantId', variantId) },
+          query: strings(query),
+          ...extras(call),
+        }),
+      ),
+    /** Preview. Send `external_id` to make it retryable: a repeat answers 200 with the original (`replayed: true`). */
+    createBooking: (venueId: string, body: CreateBookingInput, call?: CallOptions): Promise<CreateBookingResult> =>
+      toResult(raw.bookings.create({ params: { venue_id: segment('venueId', venueId) }, body, ...extras(call) })),
+    /** Preview. `bookingId` is the booking UUID or `ext:{your external_id}`. Never retried. */
+    cancelBooking: (bookingId: string, body: CancelBookingInput, call?: CallOptions): Promise<CancelBookingResult> =>
+      toResult(raw.bookings.cancel({ params: { booking_id: segment('bookingId', bookingId) }, body, ...extras(call) })),
   };
 
   return {
-    ...client,
-    /** Walk every page: `for await (const venue of client.iterate.venues()) { … }`. */
+    ...api,
+    /** Every item of a paginated list, 100 per request: `for await (const venue of client.iterate.venues()) { … }`. */
     iterate: {
-      venues: () => paginate<z.infer<typeof VenueSummary>>((page) => raw.venues.list({ query: { page: String(page), page_size: '100' } })),
-      customers: (venueId: string) => paginate<z.infer<typeof Customer>>((page) => raw.customers.list({ params: { venue_id: venueId }, query: { page: String(page), page_size: '100' } })),
-      customerBookings: (venueId: string, customerId: string) =>
-        paginate<z.infer<typeof Booking>>((page) => raw.customers.bookings({ params: { venue_id: venueId, customer_id: customerId }, query: { page: String(page), page_size: '100' } })),
+      venues: (query: WithoutPage<VenuesQuery> = {}, call?: CallOptions): AsyncGenerator<VenueSummary, void, undefined> =>
+        paginate((page) => api.listVenues({ page_size: 100, ...query, page }, call)),
+      customers: (venueId: string, query: WithoutPage<CustomersQuery> = {}, call?: CallOptions): AsyncGenerator<Customer, void, undefined> =>
+        paginate((page) => api.listCustomers(venueId, { page_size: 100, ...query, page }, call)),
+      customerBookings: (
+        venueId: string,
+        customerId: string,
+        query: WithoutPage<CustomerBookingsQuery> = {},
+        call?: CallOptions,
+      ): AsyncGenerator<Booking, void, undefined> =>
+        paginate((page) => api.listCustomerBookings(venueId, customerId, { page_size: 100, ...query, page }, call)),
     },
   };
 }
 
 export type PartnerClient = ReturnType<typeof createPartnerClient>;
 
-/** ts-rest's own fetcher calls the global fetch; this one takes the client's and validates JSON answers the same way. */
-async function send(fetchImpl: typeof fetch, args: ApiFetcherArgs) {
-  const result = await fetchImpl(args.path, { ...args.fetchOptions, method: args.method, headers: args.headers, body: args.body });
-  const isJson = /application\/(.+\+)?json/.test(result.headers.get('content-type') ?? '');
-  const response = { status: result.status, body: isJson ? await result.json() : await result.text(), headers: result.headers };
-  return isJson ? { ...response, body: validateResponse({ appRoute: args.route, response }).body } : response;
+async function toResult<R extends { status: number; body: unknown; headers: Headers }>(
+  call: Promise<R>,
+): Promise<SuccessOf<R> | Failure> {
+  const response = await call;
+  if (response.status < 200 || response.status >= 300) {
+    return { ok: false, error: new PartnerApiError(response.status, response.body, response.headers) };
+  }
+  const body = response.body as { data: unknown; pagination?: unknown };
+  return {
+    ok: true,
+    status: response.status,
+    data: body.data,
+    replayed: response.headers.get('idempotent-replayed') === 'true',
+    ...(body.pagination !== undefined && { pagination: body.pagination }),
+  } as SuccessOf<R>;
+}
+
+/** Query values go on the URL as text; ts-rest would not stringify numbers against a string schema's type. */
+function strings<Q extends object>(query: Q): { [K in keyof Q]: Exclude<Q[K], number> } {
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => [key, typeof value === 'number' ? String(value) : value]),
+  ) as { [K in keyof Q]: Exclude<Q[K], number> };
+}
+
+/** ts-rest inserts path params as given: encode them, and refuse an empty one (it would hit another route). */
+function segment(name: string, value: string): string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
+  return encodeURIComponent(value);
+}
+
+function extras(call: CallOptions | undefined) {
+  return {
+    ...(call?.signal && { fetchOptions: { signal: call.signal } }),
+    ...(call?.requestId && { extraHeaders: { 'x-request-id': call.requestId } }),
+  };
 }

@@ -1,30 +1,86 @@
-/** Every non-2xx answer of the API as one error type partners can `switch` on. */
+import type { CodedErrorBody, commonErrors, ErrorBody, ValidationErrorBody } from '@spa/contract';
+import type { z } from 'zod';
+
+/**
+ * The API's `error` texts, spelled exactly as it sends them. Two styles, as the spec says: sentences and
+ * snake_case for most routes, upper-case codes for the cancel endpoint (`FORBIDDEN` there, `Forbidden` elsewhere).
+ */
+export const ErrorCode = {
+  MissingApiKey: 'Missing API key',
+  InvalidApiKey: 'Invalid or revoked API key',
+  InsufficientScope: 'Insufficient scope',
+  Forbidden: 'Forbidden',
+  VenueNotFound: 'Venue not found',
+  VariantNotFound: 'Variant not found',
+  CustomerNotFound: 'Customer not found in this venue',
+  SlotUnavailable: 'slot_unavailable',
+  DuplicateExternalId: 'duplicate_external_id',
+  BookingNotFound: 'BOOKING_NOT_FOUND',
+  BookingAlreadyCancelled: 'BOOKING_ALREADY_CANCELLED',
+  BookingForbidden: 'FORBIDDEN',
+  AmbiguousExternalId: 'AMBIGUOUS_EXTERNAL_ID',
+  RateLimitExceeded: 'Rate limit exceeded',
+  InvalidJson: 'Request body is not valid JSON',
+  InternalServerError: 'Internal server error',
+} as const;
+
+export type KnownErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+/** A known code, or another text: a 400 names its first bad field in a sentence, a 422 states the venue currency. */
+export type ErrorCodeText = KnownErrorCode | (string & {});
+
+/** Every error body the contract declares, merged: `error` always, the rest depending on the answer. */
+export type ApiErrorBody = z.infer<typeof ErrorBody> &
+  Partial<Pick<z.infer<typeof ValidationErrorBody>, 'details'>> &
+  Partial<Pick<z.infer<(typeof commonErrors)[403]>, 'missing'>> &
+  Partial<Pick<z.infer<typeof CodedErrorBody>, 'message'>>;
+
+export type FieldProblem = NonNullable<ApiErrorBody['details']>[number];
+
+/** Every non-2xx answer of the API, as one error type partners can `switch (error.code)` on. */
 export class PartnerApiError extends Error {
+  override readonly name = 'PartnerApiError';
+  /** The API's own `error` text (see `ErrorCode`); `HTTP {status}` when the answer had no JSON error body. */
+  readonly code: ErrorCodeText;
+  /** On 403 `Insufficient scope`: the scopes the key lacks. */
+  readonly missing: string[] | undefined;
+  /** On 400: every field problem (absent for malformed JSON). */
+  readonly details: FieldProblem[] | undefined;
+  /** The X-Request-Id of the answer; quote it to support. */
+  readonly requestId: string | undefined;
+
   constructor(
     readonly status: number,
-    /** The API's own `error` text: `slot_unavailable`, `duplicate_external_id`, `BOOKING_NOT_FOUND`, `Forbidden`, … */
-    readonly code: string,
+    /** The body as received: an `ApiErrorBody`, or text when a proxy answered. */
     readonly body: unknown,
-    readonly requestId: string | undefined,
+    headers?: Headers,
   ) {
-    super(`${status} ${code}${requestId ? ` (request ${requestId})` : ''}`);
-    this.name = 'PartnerApiError';
-  }
-
-  /** Scopes the key lacks, on 403 Insufficient scope. */
-  get missing(): string[] {
-    return (this.body as { missing?: string[] } | null)?.missing ?? [];
-  }
-
-  /** Every field problem, on 400. */
-  get details(): { path: string; message: string }[] {
-    return (this.body as { details?: { path: string; message: string }[] } | null)?.details ?? [];
+    const json = isErrorBody(body) ? body : undefined;
+    const code = json?.error ?? `HTTP ${status}`;
+    const requestId = headers?.get('x-request-id') ?? json?.request_id ?? undefined;
+    super(`${status} ${code}${json?.message ? `: ${json.message}` : ''}${requestId ? ` (request ${requestId})` : ''}`);
+    this.code = code;
+    this.missing = json?.missing;
+    this.details = json?.details;
+    this.requestId = requestId;
   }
 }
 
-export type Result<T> = { ok: true; status: number; data: T; replayed: boolean } | { ok: false; error: PartnerApiError };
-
-export function toError(status: number, body: unknown, headers: Headers): PartnerApiError {
-  const error = (body as { error?: unknown } | null)?.error;
-  return new PartnerApiError(status, typeof error === 'string' ? error : `HTTP ${status}`, body, headers.get('x-request-id') ?? undefined);
+export function isErrorBody(body: unknown): body is ApiErrorBody {
+  return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string';
 }
+
+/** A 2xx answer: `data` is the body's `data`; paginated lists add `pagination`. */
+export type Success<T, S extends number = number, Extra = unknown> = {
+  ok: true;
+  status: S;
+  data: T;
+  /** True when the API answered a createBooking with the original booking (`Idempotent-Replayed: true`). */
+  replayed: boolean;
+} & Extra;
+
+export interface Failure {
+  ok: false;
+  error: PartnerApiError;
+}
+
+export type Result<T, S extends number = number, Extra = unknown> = Success<T, S, Extra> | Failure;

@@ -1,4 +1,36 @@
-export { createPartnerClient, type PartnerClient, type PartnerClientOptions } from './client.js';
-export { PartnerApiError, type Result } from './errors.js';
-export { paginate } from './paginate.js';
+export {
+  type AvailabilityQuery,
+  type CancelBookingResult,
+  type CreateBookingResult,
+  type GetVenueResult,
+  type ListCustomerBookingsResult,
+  type ListCustomersResult,
+  type ListTreatmentsResult,
+  type ListVenuesResult,
+  type VariantAvailabilityResult,
+  type CallOptions,
+  type CustomerBookingsQuery,
+  type CustomersQuery,
+  createPartnerClient,
+  type PartnerClient,
+  type PartnerClientOptions,
+  type RawClient,
+  type SuccessOf,
+  type VenuesQuery,
+} from './client.js';
+export {
+  type ApiErrorBody,
+  ErrorCode,
+  type ErrorCodeText,
+  type Failure,
+  type FieldProblem,
+  type KnownErrorCode,
+  PartnerApiError,
+  type Result,
+  type Success,
+} from './errors.js';
+export { type PageResult, paginate } from './paginate.js';
 export { defaultRetry, type RetryOptions } from './retry.js';
+export * from './types.js';
+export { contract } from '@spa/contract';
+export { ResponseValidationError } from '@ts-rest/core';

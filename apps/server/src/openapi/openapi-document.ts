@@ -1,8 +1,21 @@
 import { contract, type RouteMetadata } from '@spa/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 
+/**
+ * Without a URL (the checked-in docs/openapi.json) the server is the spec's `{base_url}`, a variable whose default
+ * is a local server; the running app passes its public URL.
+ */
+const servers = (serverUrl?: string) =>
+  serverUrl
+    ? [{ url: serverUrl, description: 'This server' }]
+    : [{
+        url: '{base_url}',
+        description: 'Your API base URL, as given by the operator (paths start with /v1)',
+        variables: { base_url: { default: 'http://localhost:3000', description: 'Scheme, host and port, without /v1' } },
+      }];
+
 /** The OpenAPI 3.0 document, generated from the contract: the contract is the only source. */
-export function buildOpenApiDocument(serverUrl = 'http://localhost:3000') {
+export function buildOpenApiDocument(serverUrl?: string) {
   const document = generateOpenApi(
     contract,
     {
@@ -16,7 +29,7 @@ export function buildOpenApiDocument(serverUrl = 'http://localhost:3000') {
         contact: { name: 'Partner support', email: 'partners@example.com' },
         license: { name: 'Proprietary', url: 'https://example.com/terms' },
       },
-      servers: [{ url: serverUrl, description: 'This server' }],
+      servers: servers(serverUrl),
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
       components: {
         securitySchemes: {

@@ -1,0 +1,94 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CreateBookingInput, createPartnerClient, ErrorCode, type PartnerClient } from '@spa/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeBookableVenue } from '../support/booking-fixture.js';
+import { makeApiKey, makeOrganisation } from '../support/factories.js';
+import { createTestContext, type TestContext } from '../support/test-app.js';
+
+async function listen(ctx: TestContext) {
+  const server: Server = ctx.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe('the SDK books and cancels, against the running app', () => {
+  let ctx: TestContext;
+  let server: Server;
+  let baseUrl: string;
+  let f: Awaited<ReturnType<typeof makeBookableVenue>>;
+  let client: PartnerClient;
+
+  const body = (overrides: Partial<CreateBookingInput> = {}): CreateBookingInput => ({
+    variant_id: f.variant.id,
+    start_at: '2026-11-26T09:00:00Z',
+    guest: { first_name: 'Claire', last_name: 'Martin', email: 'claire.martin@example.com' },
+    external_reference: 'hotel.ROOM-412',
+    price_paid: { amount: 90, currency: 'EUR' },
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
+    ({ server, baseUrl } = await listen(ctx));
+    f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 1, therapists: 1 });
+    client = createPartnerClient({ baseUrl, apiKey: f.key });
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await ctx.close();
+  });
+
+  it('creates a pending booking (201), replays it for the same external_id (200, replayed), and reports slot_unavailable', async () => {
+    const created = await client.createBooking(f.venue.slug, body({ external_id: 'sdk-1' }));
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    expect([created.status, created.replayed]).toEqual([201, false]);
+    expect(created.data).toMatchObject({
+      status: 'pending', venue_id: f.venue.id, variant_id: f.variant.id, guest_count: 1, external_id: 'sdk-1',
+      client_type: 'hotel', total_price: { amount: 90, currency: 'EUR' }, payment_method: 'partner_billed', cancellation: null,
+    });
+    const replay = await client.createBooking(f.venue.slug, body({ external_id: 'sdk-1' }));
+    expect(replay.ok && [replay.status, replay.replayed, replay.data.id]).toEqual([200, true, created.data.id]);
+    const taken = await client.createBooking(f.venue.slug, body({ external_id: 'sdk-2' }));
+    expect(!taken.ok && [taken.error.status, taken.error.code]).toEqual([409, ErrorCode.SlotUnavailable]);
+  });
+
+  it('reports 400 with details, 404 Variant not found and 422 on the currency', async () => {
+    const invalid = await client.createBooking(f.venue.id, body({ guest: { first_name: 'Claire', last_name: 'Martin', email: 'not-an-email' } }));
+    expect(!invalid.ok && [invalid.error.status, invalid.error.details]).toEqual([
+      400, [{ path: 'guest.email', message: 'guest.email must be a valid email address' }],
+    ]);
+    const variant = await client.createBooking(f.venue.id, body({ variant_id: '00000000-0000-4000-8000-000000000000' }));
+    expect(!variant.ok && [variant.error.status, variant.error.code]).toEqual([404, 'Variant not found']);
+    const currency = await client.createBooking(f.venue.id, body({ price_paid: { amount: 90, currency: 'USD' } }));
+    expect(!currency.ok && [currency.error.status, currency.error.code]).toEqual([422, 'price_paid.currency must equal the venue currency (EUR)']);
+  });
+
+  it('reports 403 Insufficient scope with bookings:write missing', async () => {
+    const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: ['venues:read', 'availability:read'] });
+    const denied = await createPartnerClient({ baseUrl, apiKey: key }).createBooking(f.venue.id, body());
+    expect(!denied.ok && [denied.error.status, denied.error.code, denied.error.missing]).toEqual([403, 'Insufficient scope', ['bookings:write']]);
+  });
+
+  it('cancels by ext:, then answers the upper-case codes of the cancel endpoint', async () => {
+    const created = await client.createBooking(f.venue.id, body({ start_at: '2026-11-27T09:00:00Z', external_id: 'sdk-cancel' }));
+    expect(created.ok).toBe(true);
+    const cancelled = await client.cancelBooking('ext:sdk-cancel', { reason: 'Guest ill', cancelled_by: 'customer' });
+    expect(cancelled.ok && [cancelled.data.status, cancelled.data.cancellation?.cancelled_by, cancelled.data.cancellation?.fee]).toEqual([
+      'cancelled', 'customer', { amount: 0, currency: 'EUR' },
+    ]);
+    const again = await client.cancelBooking('ext:sdk-cancel', { reason: 'Again' });
+    expect(!again.ok && [again.error.status, again.error.code, again.error.message]).toEqual([
+      422, ErrorCode.BookingAlreadyCancelled, expect.stringMatching(/^422 BOOKING_ALREADY_CANCELLED: Booking is already cancelled/),
+    ]);
+    const unknown = await client.cancelBooking('00000000-0000-4000-8000-000000000000', { reason: 'Nope' });
+    expect(!unknown.ok && [unknown.error.status, unknown.error.code]).toEqual([404, 'BOOKING_NOT_FOUND']);
+
+    const stranger = await makeOrganisation(ctx.db);
+    const { key } = await makeApiKey(ctx.db, ctx.vault, stranger.id);
+    if (!created.ok) return;
+    const foreign = await createPartnerClient({ baseUrl, apiKey: key }).cancelBooking(created.data.id, { reason: 'Not mine' });
+    expect(!foreign.ok && [foreign.error.status, foreign.error.code]).toEqual([403, ErrorCode.BookingForbidden]);
+  });
+});

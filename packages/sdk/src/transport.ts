@@ -1,0 +1,88 @@
+import { contract } from '@spa/contract';
+import { type ApiFetcherArgs, validateResponse } from '@ts-rest/core';
+import { isErrorBody } from './errors.js';
+import { backoff, isNetworkError, isRetryableAnswer, type RetryOptions, retryDelay, sleep } from './retry.js';
+
+export interface TransportOptions {
+  fetch: typeof fetch;
+  retry: RetryOptions;
+  /** Per attempt; undefined waits for ever. */
+  timeoutMs: number | undefined;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers: Headers;
+  json: boolean;
+}
+
+/**
+ * The ts-rest fetcher of the client: ts-rest's own calls the global fetch, this one takes the partner's,
+ * retries what is safe to retry, then validates the final JSON answer against the contract.
+ */
+export function createFetcher(options: TransportOptions) {
+  return async (args: ApiFetcherArgs) => {
+    const safe = args.method === 'GET' || (isCreateBooking(args) && hasExternalId(args.rawBody));
+    const signal = args.fetchOptions?.signal ?? undefined;
+    for (let attempt = 1; ; attempt++) {
+      const last = !safe || attempt >= options.retry.attempts;
+      let answer: Answer;
+      try {
+        answer = await exchange(options, args, signal);
+      } catch (error) {
+        if (last || signal?.aborted || !isNetworkError(error)) throw error;
+        await sleep(backoff(attempt, options.retry), signal);
+        continue;
+      }
+      if (!last && isRetryableAnswer(answer.status, isErrorBody(answer.body) ? answer.body.error : undefined)) {
+        const wait = retryDelay(attempt, options.retry, answer.headers.get('retry-after'));
+        if (wait !== undefined) {
+          await sleep(wait, signal);
+          continue;
+        }
+      }
+      return finish(args, answer);
+    }
+  };
+}
+
+function isCreateBooking(args: ApiFetcherArgs): boolean {
+  return args.route.method === contract.bookings.create.method && args.route.path === contract.bookings.create.path;
+}
+
+function hasExternalId(body: unknown): boolean {
+  const id = typeof body === 'object' && body !== null ? (body as { external_id?: unknown }).external_id : undefined;
+  return typeof id === 'string' && id.length > 0;
+}
+
+async function exchange(options: TransportOptions, args: ApiFetcherArgs, signal: AbortSignal | undefined): Promise<Answer> {
+  const signals = [signal, options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
+  const response = await options.fetch(args.path, {
+    ...args.fetchOptions,
+    method: args.method,
+    headers: args.headers,
+    body: args.body,
+    signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+  });
+  const text = await response.text();
+  const declaredJson = /application\/(?:[\w.+-]+\+)?json/i.test(response.headers.get('content-type') ?? '');
+  if (declaredJson && text !== '') {
+    // A gateway's broken "JSON" stays text, so a 502 from a proxy is still a retryable answer.
+    try {
+      return { status: response.status, body: JSON.parse(text), headers: response.headers, json: true };
+    } catch {
+      /* fall through */
+    }
+  }
+  return { status: response.status, body: text, headers: response.headers, json: false };
+}
+
+/** A JSON answer that breaks its contract schema throws ResponseValidationError: a bug to report, not a result. */
+function finish(args: ApiFetcherArgs, answer: Answer) {
+  const response = { status: answer.status, body: answer.body, headers: answer.headers };
+  if (!answer.json || !(args.validateResponse ?? args.route.validateResponseOnClient)) return response;
+  return { ...response, body: validateResponse({ appRoute: args.route, response }).body };
+}
