@@ -6,7 +6,10 @@ import { bookingsCommand } from './bookings.command.js';
 import { importCommand } from './import.command.js';
 import { keysCommand } from './keys.command.js';
 
-/** `pnpm spa <command>`: the operator CLI, on the same database settings as the server. */
+/**
+ * `pnpm spa <command>`: the operator CLI, on the same database settings as the server. Each command group
+ * lives in its own `*.command.ts` and is registered here; its action runs inside withOperatorContext.
+ */
 const program = new Command('spa')
   .description('Operator CLI of the Partner Booking API')
   .addCommand(importCommand)
@@ -20,7 +23,9 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   } else if (error instanceof OperatorError || error instanceof BookingWorkflowError) {
     console.error(error.message);
   } else {
-    console.error(error instanceof Error ? error.message : String(error));
+    // Unexpected: the message alone (no stack, which may print SQL); DEBUG=1 shows the rest.
+    console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env.DEBUG && error instanceof Error) console.error(error.stack);
   }
   process.exitCode = 1;
 });

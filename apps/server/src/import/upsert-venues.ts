@@ -5,7 +5,10 @@ import type { VenueData } from './venue-data.schema.js';
 
 type Venue = VenueData['venues'][number];
 
-/** A venue and everything it owns; child collections are replaced by the file's. */
+/**
+ * A venue and everything it owns; child collections are replaced by the file's. Rooms, treatments and variants
+ * the file drops are deleted later (dropMissingChildren), once the file's bookings no longer point at them.
+ */
 export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
   await upsertById(trx, 'venues', [
     {
@@ -64,7 +67,6 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
   );
 
   await upsertById(trx, 'rooms', venue.rooms.map((r) => ({ id: r.id, venue_id: venue.id, name: r.name, capacity: r.capacity })));
-  await deleteMissing(trx, 'rooms', 'venue_id', venue.id, venue.rooms.map((r) => r.id));
 
   await upsertById(
     trx,
@@ -101,9 +103,14 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
         is_default: v.is_default,
       })),
     );
-    await deleteMissing(trx, 'variants', 'treatment_id', t.id, t.variants.map((v) => v.id));
   }
+}
+
+/** Deletes what the file no longer lists for this venue (check-database.ts made sure nothing else needs it). */
+export async function dropMissingChildren(trx: Trx, venue: Venue): Promise<void> {
+  for (const t of venue.treatments) await deleteMissing(trx, 'variants', 'treatment_id', t.id, t.variants.map((v) => v.id));
   await deleteMissing(trx, 'treatments', 'venue_id', venue.id, venue.treatments.map((t) => t.id));
+  await deleteMissing(trx, 'rooms', 'venue_id', venue.id, venue.rooms.map((r) => r.id));
 }
 
 async function deleteMissing(trx: Trx, table: 'rooms' | 'treatments' | 'variants', parent: 'venue_id' | 'treatment_id', parentId: string, keep: string[]) {

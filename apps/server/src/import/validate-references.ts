@@ -1,126 +1,110 @@
-import { Temporal } from 'temporal-polyfill';
 import type { FieldProblem } from '../http/domain-errors.js';
-import { toMinor } from '../shared/money.js';
+import { validateVenue } from './validate-venues.js';
 import type { VenueData } from './venue-data.schema.js';
+import { duplicates, isBefore, isInstantBefore, type Report } from './validation-helpers.js';
 
 /**
- * What the schema alone cannot see: references between entities of the file, and rules across fields.
- * Every problem keeps its JSON path, so the operator can fix the file in one pass.
+ * What the schema alone cannot see: references between entities, and rules across fields. A file is
+ * self-contained: everything it references is in it, so every problem is found before anything is written.
  */
 export function validateReferences(data: VenueData): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const problem = (path: string, message: string) => problems.push({ path, message: `${path}: ${message}` });
+  const report: Report = (path, message) => problems.push({ path, message: `${path}: ${message}` });
   const organisations = new Set(data.organisations.map((o) => o.id));
   const venues = new Map(data.venues.map((v) => [v.id, v]));
-  const variants = new Map(data.venues.flatMap((v) => v.treatments.flatMap((t) => t.variants.map((variant) => [variant.id, { venue: v, variant }] as const))));
+  const variants = new Map(data.venues.flatMap((v) => v.treatments.flatMap((t) => t.variants.map((x) => [x.id, v.id] as const))));
   const customers = new Map(data.customers.map((c) => [c.id, c]));
   const therapists = new Map(data.therapists.map((t) => [t.id, t]));
+  const missing = (what: string, id: string) => `no ${what} ${id} in the file (a file must contain every entity it references)`;
+  const organisation = (id: string, path: string) => organisations.has(id) || report(path, missing('organisation', id));
 
-  duplicates(data.organisations.map((o) => o.slug), 'organisations', 'slug', problem);
-  const ids = [
-    ...data.organisations.map((o, i) => [o.id, `organisations[${i}].id`] as const),
-    ...data.venues.map((v, i) => [v.id, `venues[${i}].id`] as const),
-    ...data.therapists.map((t, i) => [t.id, `therapists[${i}].id`] as const),
-    ...data.customers.map((c, i) => [c.id, `customers[${i}].id`] as const),
-    ...data.bookings.map((b, i) => [b.id, `bookings[${i}].id`] as const),
-  ];
-  const seen = new Set<string>();
-  for (const [value, path] of ids) {
-    if (seen.has(value)) problem(path, `id ${value} is used twice in the file`);
-    seen.add(value);
-  }
+  uniqueIds(data, report);
+  duplicates(data.organisations.map((o, i) => [o.slug, `organisations[${i}].slug`] as const), report, 'slug');
+  duplicates(data.venues.map((v, i) => [`${v.organisation_id} ${v.slug}`, `venues[${i}].slug`] as const), report, 'organisation and slug');
 
   data.venues.forEach((venue, v) => {
-    const at = `venues[${v}]`;
-    if (!organisations.has(venue.organisation_id)) problem(`${at}.organisation_id`, `no organisation ${venue.organisation_id} in the file`);
-    if (venue.timezone && !isTimeZone(venue.timezone)) problem(`${at}.timezone`, `${venue.timezone} is not an IANA time zone`);
-    if (venue.opening_time >= venue.closing_time) problem(`${at}.closing_time`, 'must be after opening_time');
-    venue.one_time_openings.forEach((o, i) => {
-      if (o.opening_time && o.closing_time && o.opening_time >= o.closing_time) problem(`${at}.one_time_openings[${i}].closing_time`, 'must be after opening_time');
-    });
-    venue.blocks.forEach((b, i) => {
-      const wrong = 'start_time' in b ? b.start_time >= b.end_time : Temporal.Instant.compare(Temporal.Instant.from(b.start_at), Temporal.Instant.from(b.end_at)) >= 0;
-      if (wrong) problem(`${at}.blocks[${i}]`, 'the block must end after it starts');
-    });
-    const rooms = new Set(venue.rooms.map((r) => r.id));
-    venue.treatments.forEach((t, ti) => {
-      const tat = `${at}.treatments[${ti}]`;
-      if (t.variants.filter((x) => x.is_default).length !== 1) problem(`${tat}.variants`, 'exactly one variant must be is_default');
-      t.room_ids.forEach((room, i) => rooms.has(room) || problem(`${tat}.room_ids[${i}]`, `no room ${room} in this venue`));
-      t.variants.forEach((x, i) => {
-        if (x.price.currency !== venue.currency) problem(`${tat}.variants[${i}].price.currency`, `must equal the venue currency (${venue.currency})`);
-        else if (toMinor(x.price.amount, x.price.currency) === undefined) problem(`${tat}.variants[${i}].price.amount`, `has more decimals than ${x.price.currency} allows`);
-      });
-    });
+    organisation(venue.organisation_id, `venues[${v}].organisation_id`);
+    validateVenue(venue, `venues[${v}]`, report);
   });
-  duplicates(data.venues.map((v) => `${v.organisation_id}/${v.slug}`), 'venues', 'slug', problem);
 
-  const dashboards = new Set<string>();
   data.api_keys.forEach((key, i) => {
     const at = `api_keys[${i}]`;
-    if (!organisations.has(key.organisation_id)) problem(`${at}.organisation_id`, `no organisation ${key.organisation_id} in the file`);
+    organisation(key.organisation_id, `${at}.organisation_id`);
     const venue = key.venue_id ? venues.get(key.venue_id) : undefined;
-    if (key.venue_id && !venue) problem(`${at}.venue_id`, `no venue ${key.venue_id} in the file`);
-    if (venue && venue.organisation_id !== key.organisation_id) problem(`${at}.venue_id`, 'the venue belongs to another organisation');
-    if (key.kind === 'dashboard' && !key.revoked) {
-      if (dashboards.has(key.organisation_id)) problem(at, 'an organisation has at most one active dashboard key');
-      dashboards.add(key.organisation_id);
-    }
+    if (key.venue_id && !venue) report(`${at}.venue_id`, missing('venue', key.venue_id));
+    if (venue && venue.organisation_id !== key.organisation_id) report(`${at}.venue_id`, "the venue belongs to another organisation than the key's");
+    if (key.kind === 'dashboard' && key.venue_id) report(`${at}.venue_id`, 'a dashboard key covers every venue of its organisation: must be null');
+    duplicates(key.scopes.map((s, j) => [s, `${at}.scopes[${j}]`] as const), report, 'scope');
   });
-  duplicates(data.api_keys.map((k) => k.id), 'api_keys', 'id', problem);
+  const dashboards = new Map<string, string>();
+  data.api_keys.forEach((key, i) => {
+    if (key.kind !== 'dashboard' || key.revoked) return;
+    const earlier = dashboards.get(key.organisation_id);
+    if (earlier) report(`api_keys[${i}]`, `an organisation has at most one active dashboard key, and ${earlier} is one already`);
+    else dashboards.set(key.organisation_id, `api_keys[${i}]`);
+  });
 
   data.therapists.forEach((t, i) => {
     const at = `therapists[${i}]`;
-    if (!organisations.has(t.organisation_id)) problem(`${at}.organisation_id`, `no organisation ${t.organisation_id} in the file`);
-    const own = (venueId: string, path: string) => {
+    organisation(t.organisation_id, `${at}.organisation_id`);
+    const workplace = (venueId: string, path: string) => {
       const venue = venues.get(venueId);
-      if (!venue) problem(path, `no venue ${venueId} in the file`);
-      else if (venue.organisation_id !== t.organisation_id) problem(path, "the venue belongs to another organisation than the therapist's");
+      if (!venue) report(path, missing('venue', venueId));
+      else if (venue.organisation_id !== t.organisation_id) report(path, "the venue belongs to another organisation than the therapist's");
     };
     t.shifts.forEach((s, j) => {
-      own(s.venue_id, `${at}.shifts[${j}].venue_id`);
-      if (s.start_time >= s.end_time) problem(`${at}.shifts[${j}].end_time`, 'must be after start_time');
+      workplace(s.venue_id, `${at}.shifts[${j}].venue_id`);
+      if (!isBefore(s.start_time, s.end_time)) report(`${at}.shifts[${j}].end_time`, 'must be after start_time');
     });
     t.shift_overrides.forEach((o, j) => {
-      own(o.venue_id, `${at}.shift_overrides[${j}].venue_id`);
-      if ((o.start_time === null) !== (o.end_time === null)) problem(`${at}.shift_overrides[${j}]`, 'start_time and end_time are both set or both null (off)');
-      else if (o.start_time && o.end_time && o.start_time >= o.end_time) problem(`${at}.shift_overrides[${j}].end_time`, 'must be after start_time');
+      workplace(o.venue_id, `${at}.shift_overrides[${j}].venue_id`);
+      if ((o.start_time === null) !== (o.end_time === null)) report(`${at}.shift_overrides[${j}]`, 'start_time and end_time are both set, or both null (off that day)');
+      else if (o.start_time && o.end_time && !isBefore(o.start_time, o.end_time)) report(`${at}.shift_overrides[${j}].end_time`, 'must be after start_time');
     });
+    duplicates(t.shift_overrides.map((o, j) => [`${o.venue_id} ${o.date}`, `${at}.shift_overrides[${j}].date`] as const), report, 'venue and date');
+    t.absences.forEach((a, j) => isInstantBefore(a.start_at, a.end_at) || report(`${at}.absences[${j}].end_at`, 'must be after start_at'));
   });
 
-  data.customers.forEach((c, i) => organisations.has(c.organisation_id) || problem(`customers[${i}].organisation_id`, `no organisation ${c.organisation_id} in the file`));
-  duplicates(data.customers.map((c) => `${c.organisation_id}/${c.email.toLowerCase()}`), 'customers', 'email', problem);
+  data.customers.forEach((c, i) => organisation(c.organisation_id, `customers[${i}].organisation_id`));
+  duplicates(data.customers.map((c, i) => [`${c.organisation_id} ${c.email.toLowerCase()}`, `customers[${i}].email`] as const), report, 'organisation and email');
 
   data.bookings.forEach((b, i) => {
     const at = `bookings[${i}]`;
     const venue = venues.get(b.venue_id);
-    const found = variants.get(b.variant_id);
-    if (!venue) problem(`${at}.venue_id`, `no venue ${b.venue_id} in the file`);
-    if (!found || found.venue.id !== b.venue_id) problem(`${at}.variant_id`, `no variant ${b.variant_id} at this venue`);
+    if (!venue) report(`${at}.venue_id`, missing('venue', b.venue_id));
+    if (venue && variants.get(b.variant_id) !== b.venue_id) report(`${at}.variant_id`, `no variant ${b.variant_id} at venue ${b.venue_id} in the file`);
     const customer = customers.get(b.customer_id);
-    if (!customer) problem(`${at}.customer_id`, `no customer ${b.customer_id} in the file`);
-    else if (venue && customer.organisation_id !== venue.organisation_id) problem(`${at}.customer_id`, "the customer belongs to another organisation than the venue's");
-    if (venue && b.total_price.currency !== venue.currency) problem(`${at}.total_price.currency`, `must equal the venue currency (${venue.currency})`);
-    else if (toMinor(b.total_price.amount, b.total_price.currency) === undefined) problem(`${at}.total_price.amount`, `has more decimals than ${b.total_price.currency} allows`);
-    b.therapist_ids.forEach((t, j) => therapists.has(t) || problem(`${at}.therapist_ids[${j}]`, `no therapist ${t} in the file`));
+    if (!customer) report(`${at}.customer_id`, missing('customer', b.customer_id));
+    else if (venue && customer.organisation_id !== venue.organisation_id) report(`${at}.customer_id`, "the customer belongs to another organisation than the venue's");
+    if (venue && b.total_price.currency !== venue.currency) report(`${at}.total_price.currency`, `must equal the venue currency (${venue.currency})`);
+    b.therapist_ids.forEach((id, j) => {
+      const therapist = therapists.get(id);
+      if (!therapist) report(`${at}.therapist_ids[${j}]`, missing('therapist', id));
+      else if (venue && therapist.organisation_id !== venue.organisation_id) report(`${at}.therapist_ids[${j}]`, "the therapist belongs to another organisation than the venue's");
+    });
+    duplicates(b.therapist_ids.map((id, j) => [id, `${at}.therapist_ids[${j}]`] as const), report, 'therapist');
+    if (b.status === 'confirmed' && b.therapist_ids.length === 0) report(`${at}.therapist_ids`, 'a confirmed booking names the therapist who accepted it (at least one)');
+    if (b.therapist_ids.length > b.guest_count) report(`${at}.therapist_ids`, `lists ${b.therapist_ids.length} therapists for ${b.guest_count} guest(s): one therapist per guest`);
   });
-  duplicates(data.bookings.filter((b) => b.external_id).map((b) => `${b.venue_id}/${b.external_id}`), 'bookings', 'external_id', problem);
+  duplicates(data.bookings.flatMap((b, i) => (b.external_id ? [[`${b.venue_id} ${b.external_id}`, `bookings[${i}].external_id`] as const] : [])), report, 'venue and external_id');
   return problems;
 }
 
-function duplicates(values: string[], collection: string, field: string, problem: (path: string, message: string) => void) {
-  const first = new Map<string, number>();
-  values.forEach((value, i) => {
-    if (first.has(value)) problem(`${collection}[${i}].${field}`, `duplicates ${collection}[${first.get(value)}].${field}`);
-    else first.set(value, i);
-  });
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    Temporal.Now.instant().toZonedDateTimeISO(zone);
-    return true;
-  } catch {
-    return false;
-  }
+/** Ids are upsert keys: one id twice in a file would be written twice, the second silently winning. */
+function uniqueIds(data: VenueData, report: Report): void {
+  const venues = data.venues.map((v, i) => [v, `venues[${i}]`] as const);
+  const treatments = venues.flatMap(([v, at]) => v.treatments.map((t, i) => [t, `${at}.treatments[${i}]`] as const));
+  const groups = {
+    organisation: data.organisations.map((o, i) => [o.id, `organisations[${i}].id`] as const),
+    'API key': data.api_keys.map((k, i) => [k.id, `api_keys[${i}].id`] as const),
+    venue: venues.map(([v, at]) => [v.id, `${at}.id`] as const),
+    block: venues.flatMap(([v, at]) => v.blocks.map((b, i) => [b.id, `${at}.blocks[${i}].id`] as const)),
+    room: venues.flatMap(([v, at]) => v.rooms.map((r, i) => [r.id, `${at}.rooms[${i}].id`] as const)),
+    treatment: treatments.map(([t, at]) => [t.id, `${at}.id`] as const),
+    variant: treatments.flatMap(([t, at]) => t.variants.map((x, i) => [x.id, `${at}.variants[${i}].id`] as const)),
+    therapist: data.therapists.map((t, i) => [t.id, `therapists[${i}].id`] as const),
+    customer: data.customers.map((c, i) => [c.id, `customers[${i}].id`] as const),
+    booking: data.bookings.map((b, i) => [b.id, `bookings[${i}].id`] as const),
+  };
+  for (const [what, entries] of Object.entries(groups)) duplicates(entries, report, `${what} id`);
 }

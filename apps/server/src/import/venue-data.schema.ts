@@ -1,5 +1,6 @@
-import { CurrencyCode, Money, SCOPES } from '@spa/contract';
+import { CurrencyCode, Money, Scope } from '@spa/contract';
 import { z } from 'zod';
+import { minorDigits, toMinor } from '../shared/money.js';
 
 /**
  * The venue data file of DECISIONS ("Venue data file"), read by `pnpm spa import`. Strict objects, so a typo
@@ -15,15 +16,25 @@ const optionalText = z.string().nullable().optional().default(null);
 const days = z.array(z.number().int().min(0).max(6, 'days are 0 (Sunday) to 6 (Saturday)')).max(7);
 const minutes = z.number().int('must be a whole number of minutes').min(0);
 
+/** Money of the API, refused when it has more decimals than its currency allows (stored in minor units). */
+const money = Money.strict().superRefine((value, ctx) => {
+  if (/^[A-Z]{3}$/.test(value.currency) && toMinor(value.amount, value.currency) === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: `must have at most ${minorDigits(value.currency)} decimals in ${value.currency}` });
+  }
+});
+
 const tier = z.object({ min_hours_before: z.number().min(0), fee_percent: z.number().min(0).max(100) }).strict();
 
-const block = z.union([
-  z.object({ id, daily: z.literal(true), start_time: timeOfDay, end_time: timeOfDay, reason: optionalText }).strict(),
-  z.object({ id, daily: z.literal(false).optional(), start_at: instant, end_at: instant, reason: optionalText }).strict(),
-]);
+const block = z.union(
+  [
+    z.object({ id, daily: z.literal(true), start_time: timeOfDay, end_time: timeOfDay, reason: optionalText }).strict(),
+    z.object({ id, daily: z.literal(false).optional(), start_at: instant, end_at: instant, reason: optionalText }).strict(),
+  ],
+  { errorMap: () => ({ message: 'must be a daily block { id, daily: true, start_time, end_time, reason } or a one-off block { id, start_at, end_at, reason }' }) },
+);
 
 const variant = z
-  .object({ id, name: text, duration_minutes: z.number().int().min(1, 'must be at least 1'), price: Money, is_default: z.boolean() })
+  .object({ id, name: text, duration_minutes: z.number().int().min(1, 'must be at least 1'), price: money, is_default: z.boolean() })
   .strict();
 
 const treatment = z
@@ -125,7 +136,7 @@ const booking = z
     start_at: instant,
     status: z.enum(['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled']),
     guest_count: z.number().int().min(1).max(20).default(1),
-    total_price: Money,
+    total_price: money,
     external_id: optionalText,
     external_reference: optionalText,
     notes: z.string().max(500).nullable().optional().default(null),
@@ -139,7 +150,7 @@ const apiKey = z
     secret: hex(64),
     organisation_id: id,
     venue_id: id.nullable().default(null),
-    scopes: z.array(z.enum(SCOPES)).min(1),
+    scopes: z.array(Scope).min(1, 'must grant at least one scope'),
     kind: z.enum(['dashboard', 'operator']),
     rate_limit_per_min: z.number().int().min(1).nullable().default(null),
     revoked: z.boolean().default(false),

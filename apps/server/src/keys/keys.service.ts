@@ -1,120 +1,125 @@
 import { type Scope, SCOPES } from '@spa/contract';
-import type { Temporal } from 'temporal-polyfill';
+import { Temporal } from 'temporal-polyfill';
 import { formatApiKey, generateKeyParts, type KeyVault } from '../auth/api-key.js';
+import { isUniqueViolation } from '../bookings/bookings.repository.js';
 import type { Db } from '../db/connect.js';
 import { isoFromDb } from '../shared/instant.js';
+import * as repo from './keys.repository.js';
 
-/** A refusal the operator reads in the CLI. */
+/** A refusal the operator reads in the CLI: plain words, no stack. */
 export class OperatorError extends Error {}
 
-/** Partners get the four released scopes unless the operator grants more. */
+/** Partners get the four released scopes unless the operator grants more (DECISIONS). */
 export const DEFAULT_SCOPES: Scope[] = ['venues:read', 'treatments:read', 'customers:read', 'bookings:read'];
 
+export interface IssuedKey {
+  id: string;
+  /** The full `sk_live_…` value: shown once here, and again only by revealKey. */
+  key: string;
+  scopes: Scope[];
+}
+
+export interface CreateKeyInput {
+  orgSlug: string;
+  venueSlug?: string | undefined;
+  scopes?: readonly string[] | undefined;
+  rateLimitPerMin?: number | undefined;
+  kind?: 'dashboard' | 'operator';
+}
+
+/** `--scopes a,b` as scopes; unknown names are refused with the list of known ones. */
 export function parseScopes(list: string | undefined): Scope[] {
-  if (!list) return DEFAULT_SCOPES;
-  const scopes = list.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length) throw new OperatorError(`Unknown scope ${unknown.join(', ')}; known scopes: ${SCOPES.join(', ')}`);
-  return scopes as Scope[];
+  return list === undefined ? DEFAULT_SCOPES : checkScopes(list.split(',').map((s) => s.trim()).filter(Boolean));
 }
 
-async function organisationBySlug(db: Db, slug: string) {
-  const org = await db.selectFrom('organisations').select(['id', 'slug']).where('slug', '=', slug).executeTakeFirst();
-  if (!org) throw new OperatorError(`No organisation with slug ${slug}`);
-  return org;
-}
-
-/** An operator-provisioned key (venue-restricted or with other scopes); there may be many. */
-export async function createKey(
-  db: Db,
-  vault: KeyVault,
-  input: { orgSlug: string; venueSlug?: string | undefined; scopes?: Scope[]; rateLimitPerMin?: number | undefined },
-) {
-  const org = await organisationBySlug(db, input.orgSlug);
+/** An operator-provisioned key (venue-restricted or with other scopes; there may be many), or a first dashboard key. */
+export async function createKey(db: Db, vault: KeyVault, input: CreateKeyInput): Promise<IssuedKey> {
+  const kind = input.kind ?? 'operator';
+  const scopes = input.scopes === undefined ? DEFAULT_SCOPES : checkScopes(input.scopes);
+  const rateLimit = input.rateLimitPerMin ?? null;
+  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) throw new OperatorError(`The rate limit must be a positive whole number of requests per minute, not ${rateLimit}`);
+  const org = await organisation(db, input.orgSlug);
   let venueId: string | null = null;
   if (input.venueSlug) {
-    const venue = await db.selectFrom('venues').select('id').where('organisation_id', '=', org.id).where('slug', '=', input.venueSlug).executeTakeFirst();
+    if (kind === 'dashboard') throw new OperatorError('A dashboard key covers every venue of its organisation; it cannot be restricted to a venue');
+    const venue = await repo.findVenueBySlug(db, org.id, input.venueSlug);
     if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);
     venueId = venue.id;
   }
-  return issueKey(db, vault, {
-    organisationId: org.id,
-    venueId,
-    kind: 'operator',
-    scopes: input.scopes ?? DEFAULT_SCOPES,
-    rateLimitPerMin: input.rateLimitPerMin ?? null,
-  });
+  const dashboardTaken = () => new OperatorError(`Organisation ${org.slug} already has an active dashboard key; use \`keys regenerate --org ${org.slug}\` to replace it`);
+  if (kind === 'dashboard' && (await repo.findActiveDashboardKey(db, org.id))) throw dashboardTaken();
+  try {
+    return await issueKey(db, vault, { organisationId: org.id, venueId, kind, scopes, rateLimitPerMin: rateLimit });
+  } catch (error) {
+    if (isUniqueViolation(error, 'api_keys_one_active_dashboard')) throw dashboardTaken();
+    throw error;
+  }
 }
 
+/** Every key of the organisation, active or revoked, without secrets. */
 export async function listKeys(db: Db, orgSlug: string) {
-  const org = await organisationBySlug(db, orgSlug);
-  const rows = await db
-    .selectFrom('api_keys')
-    .leftJoin('venues', 'venues.id', 'api_keys.venue_id')
-    .select(['api_keys.id', 'api_keys.kind', 'venues.slug as venue', 'api_keys.scopes', 'api_keys.rate_limit_per_min', 'api_keys.created_at', 'api_keys.revoked_at'])
-    .where('api_keys.organisation_id', '=', org.id)
-    .orderBy('api_keys.created_at')
-    .orderBy('api_keys.id')
-    .execute();
+  const org = await organisation(db, orgSlug);
+  const rows = await repo.listKeysOfOrganisation(db, org.id);
   return rows.map((r) => ({ ...r, created_at: isoFromDb(r.created_at), revoked_at: r.revoked_at ? isoFromDb(r.revoked_at) : null }));
 }
 
-/** Spec 5.5: the full value can be revealed again later. */
-export async function revealKey(db: Db, vault: KeyVault, keyId: string) {
-  const row = await db.selectFrom('api_keys').select(['id', 'secret_encrypted', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+/** Spec 5.5: the full value can be revealed again later (decrypted with the server's KEY_ENCRYPTION_KEY). */
+export async function revealKey(db: Db, vault: KeyVault, keyId: string): Promise<{ key: string; revoked: boolean }> {
+  const row = await repo.findKey(db, keyId);
   if (!row) throw new OperatorError(`No key ${keyId}`);
-  return { key: formatApiKey({ id: row.id, secret: vault.decrypt(row.secret_encrypted, row.id) }), revoked: row.revoked_at !== null };
+  let secret: string;
+  try {
+    secret = vault.decrypt(row.secret_encrypted, row.id);
+  } catch {
+    throw new OperatorError(`Key ${keyId} cannot be decrypted: it was stored under another KEY_ENCRYPTION_KEY than this one`);
+  }
+  return { key: formatApiKey({ id: row.id, secret }), revoked: row.revoked_at !== null };
 }
 
-/** Spec 5.5: regenerating revokes the current dashboard key at once and issues a new one, in one transaction. */
-export async function regenerateDashboardKey(db: Db, vault: KeyVault, orgSlug: string, now: Temporal.Instant) {
-  const org = await organisationBySlug(db, orgSlug);
+/**
+ * Spec 5.5: revokes the organisation's dashboard key and issues its replacement (same scopes and rate limit)
+ * in one transaction, so there is never a moment with two active dashboard keys or with a half-done swap.
+ */
+export async function regenerateDashboardKey(db: Db, vault: KeyVault, orgSlug: string, now = Temporal.Now.instant()): Promise<IssuedKey & { revokedId: string | null }> {
+  const org = await organisation(db, orgSlug);
   return db.transaction().execute(async (trx) => {
-    const current = await trx
-      .updateTable('api_keys')
-      .set({ revoked_at: now.toString() })
-      .where('organisation_id', '=', org.id)
-      .where('kind', '=', 'dashboard')
-      .where('revoked_at', 'is', null)
-      .returning(['id', 'scopes'])
-      .executeTakeFirst();
+    await repo.lockOrganisation(trx, org.id);
+    const previous = await repo.revokeActiveDashboardKey(trx, org.id, now.toString());
     const issued = await issueKey(trx, vault, {
       organisationId: org.id,
       venueId: null,
       kind: 'dashboard',
-      scopes: (current?.scopes as Scope[] | undefined) ?? DEFAULT_SCOPES,
-      rateLimitPerMin: null,
+      scopes: previous ? (previous.scopes as Scope[]) : DEFAULT_SCOPES,
+      rateLimitPerMin: previous?.rate_limit_per_min ?? null,
     });
-    return { ...issued, revokedId: current?.id ?? null };
+    return { ...issued, revokedId: previous?.id ?? null };
   });
 }
 
-export async function revokeKey(db: Db, keyId: string, now: Temporal.Instant) {
-  const row = await db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+/** Revokes a key at once; its next request is a 401. */
+export async function revokeKey(db: Db, keyId: string, now = Temporal.Now.instant()): Promise<{ id: string; kind: 'dashboard' | 'operator' }> {
+  const row = await repo.findKey(db, keyId);
   if (!row) throw new OperatorError(`No key ${keyId}`);
-  if (row.revoked_at) throw new OperatorError(`Key ${keyId} is already revoked`);
-  await db.updateTable('api_keys').set({ revoked_at: now.toString() }).where('id', '=', keyId).execute();
+  if (row.revoked_at || !(await repo.revokeActiveKey(db, keyId, now.toString()))) throw new OperatorError(`Key ${keyId} is already revoked`);
+  return { id: row.id, kind: row.kind };
 }
 
-/** A new random key, stored as an HMAC (verification) and AES-GCM ciphertext (reveal); the full value is returned once. */
-async function issueKey(
-  db: Db,
-  vault: KeyVault,
-  key: { organisationId: string; venueId: string | null; kind: 'dashboard' | 'operator'; scopes: Scope[]; rateLimitPerMin: number | null },
-) {
+async function organisation(db: Db, slug: string) {
+  const org = await repo.findOrganisationBySlug(db, slug);
+  if (!org) throw new OperatorError(`No organisation with slug ${slug}`);
+  return org;
+}
+
+function checkScopes(scopes: readonly string[]): Scope[] {
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new OperatorError(`Unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`);
+  if (scopes.length === 0) throw new OperatorError(`A key needs at least one scope; the scopes are ${SCOPES.join(', ')}`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+/** A new random key, stored as an HMAC (verification) and AES-GCM ciphertext (reveal). */
+async function issueKey(db: Db, vault: KeyVault, key: Omit<repo.NewKeyRow, 'id' | 'secretHmac' | 'secretEncrypted'> & { scopes: Scope[] }): Promise<IssuedKey> {
   const parts = generateKeyParts();
-  await db
-    .insertInto('api_keys')
-    .values({
-      id: parts.id,
-      organisation_id: key.organisationId,
-      venue_id: key.venueId,
-      kind: key.kind,
-      scopes: key.scopes,
-      rate_limit_per_min: key.rateLimitPerMin,
-      secret_hmac: vault.hmac(parts.secret),
-      secret_encrypted: vault.encrypt(parts.secret, parts.id),
-    })
-    .execute();
-  return { id: parts.id, key: formatApiKey(parts) };
+  await repo.insertKey(db, { ...key, id: parts.id, secretHmac: vault.hmac(parts.secret), secretEncrypted: vault.encrypt(parts.secret, parts.id) });
+  return { id: parts.id, key: formatApiKey(parts), scopes: key.scopes };
 }

@@ -1,106 +1,179 @@
-import { readFileSync } from 'node:fs';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseApiKey } from '../../src/auth/api-key.js';
 import { importVenueData, ImportValidationError } from '../../src/import/import-venue-data.js';
+import { revealKey } from '../../src/keys/keys.service.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
-import { createKey, listKeys, regenerateDashboardKey, revealKey, revokeKey } from '../../src/keys/keys.service.js';
-import { Temporal } from 'temporal-polyfill';
+import { demoFile, makeVenueFile } from './venue-file.js';
 
-const demo = () => JSON.parse(readFileSync(new URL('../../src/demo/demo-data.json', import.meta.url), 'utf8'));
-const count = async (ctx: TestContext) => {
-  const tables = ['organisations', 'venues', 'rooms', 'treatments', 'variants', 'therapists', 'customers', 'bookings', 'api_keys', 'room_reservations', 'therapist_reservations'] as const;
-  const counts: Record<string, number> = {};
-  for (const table of tables) counts[table] = Number((await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  return counts;
-};
+const TABLES = [
+  'organisations', 'api_keys', 'venues', 'one_time_openings', 'venue_blocks', 'rooms', 'treatments', 'treatment_rooms', 'variants', 'therapists',
+  'therapist_shifts', 'therapist_shift_overrides', 'therapist_absences', 'customers', 'bookings', 'room_reservations', 'therapist_reservations', 'booking_offers',
+] as const;
 
-describe('importVenueData (pnpm spa import)', () => {
+async function counts(ctx: TestContext) {
+  const result: Record<string, number> = {};
+  for (const table of TABLES) result[table] = Number((await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return result;
+}
+
+async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ImportValidationError);
+  return (error as ImportValidationError).problems.map((p) => p.message);
+}
+
+describe('importVenueData: the demo file', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext();
   });
   afterAll(() => ctx.close());
 
-  it('imports the demo file, with reservations for its live bookings, and a second import changes nothing', async () => {
-    const summary = await importVenueData(ctx.db, demo(), ctx.vault);
-    expect(summary).toMatchObject({ organisations: 2, venues: 5, bookings: 20 });
-    const first = await count(ctx);
-    expect(first.room_reservations).toBe(8); // the eight pending or confirmed bookings
-    await importVenueData(ctx.db, demo(), ctx.vault);
-    expect(await count(ctx)).toEqual(first);
+  it('imports the demo file with a room and therapist holds for each of its eight live bookings', async () => {
+    const summary = await importVenueData(ctx.db, demoFile(), ctx.vault);
+    expect(summary.counts).toMatchObject({ organisations: 2, api_keys: 3, venues: 5, bookings: 20, live_bookings: 8 });
+    expect(summary.notices).toEqual([]);
+    const after = await counts(ctx);
+    expect(after).toMatchObject({ organisations: 2, venues: 5, customers: 22, bookings: 20, room_reservations: 8 });
+    expect(after.therapist_reservations).toBe(9); // one booking of two guests has two therapists
   });
 
-  it('stores keys as HMAC and ciphertext that verify and reveal, never in clear', async () => {
+  it('changes nothing when the same file is imported again: same rows, same timestamps, same ciphertexts', async () => {
+    const snapshot = async () => ({
+      counts: await counts(ctx),
+      bookings: await ctx.db.selectFrom('bookings').select(['id', 'status', 'updated_at', 'cancelled_at', 'therapist_id']).orderBy('id').execute(),
+      keys: await ctx.db.selectFrom('api_keys').select(['id', 'secret_hmac', 'secret_encrypted', 'revoked_at']).orderBy('id').execute(),
+      rooms: await ctx.db.selectFrom('room_reservations').select(['booking_id', 'room_id', 'during']).orderBy('booking_id').execute(),
+    });
+    const before = await snapshot();
+    await importVenueData(ctx.db, demoFile(), ctx.vault);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('serves the imported data through the API with the demo key (round trip)', async () => {
+    const { key } = await revealKey(ctx.db, ctx.vault, 'de0000000001');
+    expect(key).toBe(`sk_live_de0000000001_${demoFile().api_keys[0].secret}`);
+    const venues = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${key}`).expect(200);
+    expect(venues.body.data.map((v: { slug: string }) => v.slug).sort()).toEqual(['lumiere-london', 'spa-lumiere-nice', 'spa-lumiere-paris']);
+    const file = demoFile().venues[0];
+    const treatments = await request(ctx.app).get(`/v1/venues/${file.id}/treatments`).set('Authorization', `Bearer ${key}`).expect(200);
+    expect(treatments.body.data[0].variants[0]).toMatchObject({ id: file.treatments[0].variants[0].id, price: file.treatments[0].variants[0].price });
+  });
+
+  it('stores a key secret as an HMAC and a ciphertext, never in clear', async () => {
+    const secret = demoFile().api_keys[0].secret as string;
     const row = await ctx.db.selectFrom('api_keys').select(['secret_hmac', 'secret_encrypted']).where('id', '=', 'de0000000001').executeTakeFirstOrThrow();
-    const secret = demo().api_keys[0].secret as string;
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(ctx.vault.verify(secret, row.secret_hmac)).toBe(true);
-    expect((await revealKey(ctx.db, ctx.vault, 'de0000000001')).key).toBe(`sk_live_de0000000001_${secret}`);
   });
 
-  it('reports every problem with its JSON path and writes nothing', async () => {
-    const before = await count(ctx);
-    const file = demo();
-    file.venues[0].rooms[0].capacity = 0;
-    file.venues[1].timezone = 'Mars/Olympus';
-    file.venues[2].treatments[0].variants[0].is_default = false;
-    file.bookings[0].customer_id = '00000000-0000-4000-8000-000000000000';
-    file.organisations[0].name = 'Renamed, but must not be written';
-    const error = await importVenueData(ctx.db, file, ctx.vault).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ImportValidationError);
-    const messages = (error as ImportValidationError).problems.map((p) => p.message);
-    expect(messages).toEqual(expect.arrayContaining([
-      'venues[0].rooms[0].capacity: must be at least 1',
-    ]));
-    const refs = await importVenueData(ctx.db, { ...demo(), venues: demo().venues.map((v: { timezone: string }, i: number) => (i === 1 ? { ...v, timezone: 'Mars/Olympus' } : v)) }, ctx.vault).catch((e: ImportValidationError) => e.problems.map((p) => p.message));
-    expect(refs).toContain('venues[1].timezone: Mars/Olympus is not an IANA time zone');
-    expect(await count(ctx)).toEqual(before);
+  it('records an imported cancelled booking as cancelled without a fee, and a confirmed one with its therapist', async () => {
+    const file = demoFile();
+    const cancelled = file.bookings.find((b: { status: string }) => b.status === 'cancelled');
+    const confirmed = file.bookings.find((b: { status: string }) => b.status === 'confirmed');
+    const rows = await ctx.db.selectFrom('bookings').select(['id', 'cancelled_at', 'cancellation_fee_minor', 'therapist_id', 'client_type']).where('id', 'in', [cancelled.id, confirmed.id]).execute();
+    expect(rows.find((r) => r.id === cancelled.id)).toMatchObject({ cancellation_fee_minor: 0, therapist_id: null, client_type: 'agency' });
+    expect(rows.find((r) => r.id === cancelled.id)?.cancelled_at).not.toBeNull();
+    expect(rows.find((r) => r.id === confirmed.id)).toMatchObject({ therapist_id: confirmed.therapist_ids[0], cancelled_at: null, client_type: 'hotel' });
+  });
+});
+
+describe('importVenueData: an invalid file', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await importVenueData(ctx.db, demoFile(), ctx.vault);
+  });
+  afterAll(() => ctx.close());
+
+  it('reports every shape problem with its JSON path, and writes nothing', async () => {
+    const before = await counts(ctx);
+    const file = demoFile();
+    file.organisations[0].name = 'Renamed, but never written';
+    file.venues[0].rooms[1].capacity = 0;
+    file.venues[0].colour = 'blue';
+    file.venues[1].opening_time = '9h';
+    file.venues[1].treatments[0].variants[0].price = { amount: 12.345, currency: 'EUR' };
+    file.venues[2].blocks[0] = { id: file.venues[2].blocks[0].id, start_time: '13:00', end_time: '14:00' };
+    file.api_keys[0].id = 'DE0000000001';
+    file.api_keys[1].scopes = ['venues:read', 'admin'];
+    file.therapists[0].absences = [{ start_at: '2026-12-01T10:00:00', end_at: '2026-12-01T12:00:00Z' }];
+    file.customers[0].email = 'not-an-email';
+    file.bookings[0].status = 'done';
+    delete file.bookings[1].total_price;
+    expect(await problemsOf(importVenueData(ctx.db, file, ctx.vault))).toEqual([
+      'api_keys[0].id: must be 12 lower-case hexadecimal characters',
+      'api_keys[1].scopes[1]: must be one of venues:read, treatments:read, customers:read, bookings:read, availability:read, bookings:write',
+      'venues[0].rooms[1].capacity: must be at least 1',
+      'venues[0]: has unknown field colour',
+      'venues[1].opening_time: must be a time of day HH:mm or HH:mm:ss',
+      'venues[1].treatments[0].variants[0].price.amount: must have at most 2 decimals in EUR',
+      'venues[2].blocks[0]: must be a daily block { id, daily: true, start_time, end_time, reason } or a one-off block { id, start_at, end_at, reason }',
+      'therapists[0].absences[0].start_at: must be an ISO 8601 instant with an offset',
+      'customers[0].email: must be a valid email address',
+      'bookings[0].status: must be one of pending, awaiting_therapist, confirmed, completed, no_show, cancelled',
+      'bookings[1].total_price: is required',
+    ]);
+    expect(await counts(ctx)).toEqual(before);
     const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', file.organisations[0].id).executeTakeFirstOrThrow();
     expect(org.name).toBe('Maisons Lumière Hôtels');
   });
 
-  it('rejects overlapping live bookings with the path of the booking, and rolls everything back', async () => {
-    const before = await count(ctx);
-    const file = demo();
-    const clash = { ...file.bookings[12], id: '11111111-1111-4111-8111-111111111111', external_id: 'clash', status: 'pending' };
-    file.bookings.push(clash);
-    const error = (await importVenueData(ctx.db, file, ctx.vault).catch((e: unknown) => e)) as ImportValidationError;
-    expect(error.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^bookings\[20\]\.therapist_ids: therapist .* already has a booking at that time$/)]);
-    expect(await count(ctx)).toEqual(before);
+  it('reports every broken reference and cross-field rule with its JSON path', async () => {
+    const { file, ids, booking } = makeVenueFile();
+    const venue = file.venues[0]!;
+    venue.timezone = 'Mars/Olympus';
+    venue.closing_time = '09:00:00'; // equal to opening 09:00
+    venue.treatments[0]!.variants[1]!.is_default = true;
+    venue.treatments[0]!.variants[1]!.price.currency = 'GBP';
+    venue.treatments[0]!.room_ids = ['00000000-0000-4000-8000-000000000001'];
+    venue.cancellation_policy.partner.reverse();
+    file.organisations.push({ ...file.organisations[0]!, id: '00000000-0000-4000-8000-000000000002' });
+    file.api_keys.push({ ...file.api_keys[0]!, id: 'abcdefabcdef', venue_id: ids.venue });
+    file.therapists[1]!.organisation_id = '00000000-0000-4000-8000-000000000003';
+    file.customers[1]!.email = file.customers[0]!.email.toUpperCase();
+    file.bookings.push(
+      booking({ customer_id: '00000000-0000-4000-8000-000000000004', therapist_ids: [ids.camille, ids.camille] }),
+      booking({ therapist_ids: [] }),
+    );
+    expect(await problemsOf(importVenueData(ctx.db, file, ctx.vault))).toEqual([
+      `organisations[1].slug: slug ${file.organisations[0]!.slug} is already used at organisations[0].slug`,
+      'venues[0].timezone: Mars/Olympus is not an IANA time zone (such as Europe/Paris)',
+      'venues[0].closing_time: must be after opening_time',
+      "venues[0].cancellation_policy.partner[1].min_hours_before: must be smaller than the previous tier's (0): tiers go from the earliest cancellation to the latest",
+      'venues[0].treatments[0].variants: exactly one variant must have is_default true (found 2)',
+      'venues[0].treatments[0].room_ids[0]: no room 00000000-0000-4000-8000-000000000001 in this venue',
+      'venues[0].treatments[0].variants[1].price.currency: must equal the venue currency (EUR)',
+      'api_keys[1].venue_id: a dashboard key covers every venue of its organisation: must be null',
+      'api_keys[1]: an organisation has at most one active dashboard key, and api_keys[0] is one already',
+      'therapists[1].organisation_id: no organisation 00000000-0000-4000-8000-000000000003 in the file (a file must contain every entity it references)',
+      "therapists[1].shifts[0].venue_id: the venue belongs to another organisation than the therapist's",
+      `customers[1].email: organisation and email ${ids.organisation} ${file.customers[0]!.email.toLowerCase()} is already used at customers[0].email`,
+      'bookings[0].customer_id: no customer 00000000-0000-4000-8000-000000000004 in the file (a file must contain every entity it references)',
+      `bookings[0].therapist_ids[1]: therapist ${ids.camille} is already used at bookings[0].therapist_ids[0]`,
+      'bookings[0].therapist_ids: lists 2 therapists for 1 guest(s): one therapist per guest',
+      'bookings[1].therapist_ids: a confirmed booking names the therapist who accepted it (at least one)',
+    ]);
+    expect(await ctx.db.selectFrom('organisations').select('id').where('id', '=', ids.organisation).executeTakeFirst()).toBeUndefined();
   });
-});
 
-describe('operator key management', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    await importVenueData(ctx.db, demo(), ctx.vault);
-  });
-  afterAll(() => ctx.close());
-  const now = Temporal.Instant.from('2026-11-22T10:00:00Z');
-
-  it('creates a venue-restricted key with chosen scopes, lists it without secret, reveals it', async () => {
-    const created = await createKey(ctx.db, ctx.vault, { orgSlug: 'maisons-lumiere', venueSlug: 'spa-lumiere-nice', scopes: ['venues:read'], rateLimitPerMin: 30 });
-    expect(parseApiKey(created.key)?.id).toBe(created.id);
-    const listed = (await listKeys(ctx.db, 'maisons-lumiere')).find((k) => k.id === created.id)!;
-    expect(listed).toMatchObject({ kind: 'operator', venue: 'spa-lumiere-nice', scopes: ['venues:read'], rate_limit_per_min: 30, revoked_at: null });
-    expect(JSON.stringify(listed)).not.toContain(created.key.slice(22));
-    expect((await revealKey(ctx.db, ctx.vault, created.id)).key).toBe(created.key);
+  it('rejects live bookings that would share a therapist or the last room, naming both, and rolls everything back', async () => {
+    const before = await counts(ctx);
+    const { file, ids, booking } = makeVenueFile();
+    file.bookings.push(
+      booking({ guest_count: 2, therapist_ids: [ids.camille, ids.hugo] }), // takes the twin room
+      booking({ start_at: '2026-12-01T10:30:00+01:00', status: 'pending', therapist_ids: [ids.hugo] }), // Hugo is busy
+      booking({ start_at: '2026-12-01T10:30:00+01:00', guest_count: 2, status: 'pending', therapist_ids: [] }), // no twin room left
+      booking({ start_at: '2026-12-01T10:30:00+01:00', status: 'completed', therapist_ids: [ids.hugo] }), // not live: no holds
+    );
+    expect(await problemsOf(importVenueData(ctx.db, file, ctx.vault))).toEqual([
+      `bookings[1].therapist_ids[0]: therapist ${ids.hugo} already holds bookings[0] at that time`,
+      'bookings[2]: cannot place the booking at 2026-12-01T10:30:00+01:00: every eligible room is already held at that time (by bookings[0])',
+    ]);
+    expect(await counts(ctx)).toEqual(before);
   });
 
-  it('regenerates the dashboard key: the old one is revoked in the same transaction, one stays active', async () => {
-    const next = await regenerateDashboardKey(ctx.db, ctx.vault, 'maisons-lumiere', now);
-    expect(next.revokedId).toBe('de0000000001');
-    const dashboards = (await listKeys(ctx.db, 'maisons-lumiere')).filter((k) => k.kind === 'dashboard' && k.revoked_at === null);
-    expect(dashboards.map((k) => k.id)).toEqual([next.id]);
-  });
-
-  it('revokes a key once, and says so clearly for unknown organisations, venues, keys', async () => {
-    const { id } = await createKey(ctx.db, ctx.vault, { orgSlug: 'bulle-day-spas' });
-    await revokeKey(ctx.db, id, now);
-    await expect(revokeKey(ctx.db, id, now)).rejects.toThrow(`Key ${id} is already revoked`);
-    await expect(createKey(ctx.db, ctx.vault, { orgSlug: 'nobody' })).rejects.toThrow('No organisation with slug nobody');
-    await expect(createKey(ctx.db, ctx.vault, { orgSlug: 'bulle-day-spas', venueSlug: 'spa-lumiere-paris' })).rejects.toThrow('No venue spa-lumiere-paris in organisation bulle-day-spas');
-    await expect(revealKey(ctx.db, ctx.vault, 'ffffffffffff')).rejects.toThrow('No key ffffffffffff');
+  it('says clearly when the file is not an object', async () => {
+    expect(await problemsOf(importVenueData(ctx.db, [], ctx.vault))).toEqual(['(file): must be an object']);
   });
 });

@@ -1,0 +1,8 @@
+import type { FieldProblem } from '../http/domain-errors.js';
+
+/** Every problem of the file, each with its JSON path; nothing was written. */
+export class ImportValidationError extends Error {
+  constructor(readonly problems: FieldProblem[]) {
+    super(`The venue data file has ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+  }
+}

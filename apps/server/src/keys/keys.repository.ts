@@ -1,0 +1,87 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+type Executor = Kysely<Database>;
+
+export interface NewKeyRow {
+  id: string;
+  organisationId: string;
+  venueId: string | null;
+  kind: 'dashboard' | 'operator';
+  scopes: string[];
+  rateLimitPerMin: number | null;
+  secretHmac: string;
+  secretEncrypted: string;
+}
+
+export function findOrganisationBySlug(db: Executor, slug: string) {
+  return db.selectFrom('organisations').select(['id', 'slug']).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Serialises dashboard regenerations of one organisation: the second waits and then replaces the first's key. */
+export function lockOrganisation(trx: Transaction<Database>, organisationId: string) {
+  return trx.selectFrom('organisations').select('id').where('id', '=', organisationId).forUpdate().executeTakeFirstOrThrow();
+}
+
+export function findVenueBySlug(db: Executor, organisationId: string, slug: string) {
+  return db.selectFrom('venues').select(['id', 'slug']).where('organisation_id', '=', organisationId).where('slug', '=', slug).executeTakeFirst();
+}
+
+export function findKey(db: Executor, keyId: string) {
+  return db.selectFrom('api_keys').select(['id', 'kind', 'organisation_id', 'secret_encrypted', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+}
+
+/** Everything about an organisation's keys except their secrets. */
+export function listKeysOfOrganisation(db: Executor, organisationId: string) {
+  return db
+    .selectFrom('api_keys')
+    .leftJoin('venues', 'venues.id', 'api_keys.venue_id')
+    .select(['api_keys.id', 'api_keys.kind', 'venues.slug as venue', 'api_keys.scopes', 'api_keys.rate_limit_per_min', 'api_keys.created_at', 'api_keys.revoked_at'])
+    .where('api_keys.organisation_id', '=', organisationId)
+    .orderBy('api_keys.created_at')
+    .orderBy('api_keys.id')
+    .execute();
+}
+
+export async function insertKey(db: Executor, key: NewKeyRow): Promise<void> {
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: key.id,
+      organisation_id: key.organisationId,
+      venue_id: key.venueId,
+      kind: key.kind,
+      scopes: key.scopes,
+      rate_limit_per_min: key.rateLimitPerMin,
+      secret_hmac: key.secretHmac,
+      secret_encrypted: key.secretEncrypted,
+    })
+    .execute();
+}
+
+/** Revokes the key if it is active; undefined when it was not (unknown, or already revoked). */
+export function revokeActiveKey(db: Executor, keyId: string, now: string) {
+  return db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).returning('id').executeTakeFirst();
+}
+
+/** Revokes the organisation's active dashboard key, returning what the new one inherits. */
+export function revokeActiveDashboardKey(trx: Transaction<Database>, organisationId: string, now: string) {
+  return trx
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'dashboard')
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'scopes', 'rate_limit_per_min'])
+    .executeTakeFirst();
+}
+
+export function findActiveDashboardKey(db: Executor, organisationId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'dashboard')
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
