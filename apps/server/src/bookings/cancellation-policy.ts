@@ -37,7 +37,7 @@ export function cancellationFee(input: {
     ? 'no tier of the policy applies, so no fee is charged'
     : started
       ? `the last tier applies (${tier.fee_percent}% fee)`
-      : `the tier "${tier.min_hours_before} hours or more before" applies (${tier.fee_percent}% fee)`;
+      : `the tier "${plural(tier.min_hours_before, 'hour')} or more before" applies (${tier.fee_percent}% fee)`;
   const amount = (feeMinor / 10 ** minorDigits(input.currency)).toFixed(minorDigits(input.currency));
   return { feeMinor, feePercent, policy: `Cancelled by ${who} ${when}: ${rule}, ${input.currency} ${amount}.` };
 }
@@ -49,7 +49,8 @@ export function percentOfMinor(totalMinor: number, percent: number): number {
 }
 
 function formatHours(hours: number): string {
-  if (hours < 1) return `${Math.floor(hours * 60)} minutes`;
-  const rounded = Math.floor(hours * 10) / 10;
-  return `${rounded} hours`;
+  if (hours < 1) return plural(Math.floor(hours * 60), 'minute');
+  return plural(Math.floor(hours * 10) / 10, 'hour');
 }
+
+const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;

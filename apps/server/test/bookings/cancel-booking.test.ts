@@ -1,121 +1,267 @@
+import { SCOPES } from '@spa/contract';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isoFromDb } from '../../src/shared/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
-import { makeApiKey, makeBooking, makeCustomer, makeOrganisation, makeTreatment, makeVenue } from '../support/factories.js';
+import { makeApiKey, makeBooking, makeCustomer, makeTreatment, makeVenue } from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
+
+const NOW = '2026-11-22T08:00:00Z';
+const RID = 'req-cancel-booking';
+
+type Venue = Awaited<ReturnType<typeof makeBookableVenue>>;
 
 describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
   let ctx: TestContext;
-  let f: Awaited<ReturnType<typeof makeBookableVenue>>;
+  let f: Venue;
   beforeAll(async () => {
-    ctx = await createTestContext({ now: '2026-11-22T08:00:00Z' });
+    ctx = await createTestContext({ now: NOW });
+    // One room and one therapist, the default policy: partner 24 h 0% / 2 h 50% / 0 h 100%, customer 48 h 0% / 0 h 100%.
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 1, therapists: 1 });
   });
+  beforeEach(() => ctx.clock.set(NOW));
   afterAll(() => ctx.close());
 
-  const book = async (start: string, extra: object = {}) => {
-    ctx.clock.set('2026-11-22T08:00:00Z');
-    const res = await request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`).send(bookingBody(f.variant.id, { start_at: start, ...extra }));
+  const book = async (start: string, extra: object = {}, v: Venue = f) => {
+    ctx.clock.set(NOW);
+    const res = await request(ctx.app).post(`/v1/venues/${v.venue.id}/bookings`).set('Authorization', `Bearer ${v.key}`).send(bookingBody(v.variant.id, { start_at: start, ...extra }));
     expect(res.status).toBe(201);
-    return res.body.data as { id: string; start_at: string };
+    return res.body.data as { id: string; start_at: string; customer_id: string; booking_number: number; created_at: string };
   };
-  const cancel = (ref: string, body: object = { reason: 'Guest changed plans' }, key = f.key) =>
-    request(ctx.app).post(`/v1/bookings/${ref}/cancel`).set('Authorization', `Bearer ${key}`).send(body);
+  const cancel = (ref: string, body: object = { reason: 'Guest changed plans' }, key: string | null = f.key) => {
+    const req = request(ctx.app).post(`/v1/bookings/${ref}/cancel`).set('X-Request-Id', RID);
+    return (key ? req.set('Authorization', `Bearer ${key}`) : req).send(body);
+  };
+  const coded = (error: string, message: string) => ({ error, message, request_id: RID });
+  const slotStarts = async (date: string, v: Venue = f) =>
+    (await request(ctx.app).get(`/v1/venues/${v.venue.id}/availability/variants/${v.variant.id}?date=${date}`).set('Authorization', `Bearer ${v.key}`)).body.data.slots.map(
+      (s: { start_at: string }) => s.start_at,
+    );
+  const holdCount = async (bookingId: string) => {
+    const rooms = await ctx.db.selectFrom('room_reservations').select('room_id').where('booking_id', '=', bookingId).execute();
+    const therapists = await ctx.db.selectFrom('therapist_reservations').select('therapist_id').where('booking_id', '=', bookingId).execute();
+    return rooms.length + therapists.length;
+  };
 
-  it('cancels by UUID with the cancellation block, and releases the slot at once', async () => {
-    const booking = await book('2026-11-30T09:00:00Z');
-    ctx.clock.set('2026-11-25T10:00:00Z');
-    const res = await cancel(booking.id, { reason: 'Guest changed plans' });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: booking.id, status: 'cancelled', start_at: '2026-11-30T09:00:00Z', updated_at: '2026-11-25T10:00:00Z' });
-    expect(res.body.data.cancellation).toEqual({
-      fee: { amount: 0, currency: 'EUR' },
-      policy: 'Cancelled by the partner 119 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
-      cancelled_at: '2026-11-25T10:00:00Z',
-      cancelled_by: 'partner',
-      reason: 'Guest changed plans',
+  describe('200 cancelled', () => {
+    it('cancels by UUID: the full booking, status cancelled, with the cancellation block', async () => {
+      const booking = await book('2026-11-30T09:00:00Z', { external_id: 'pms-full', notes: 'Late check-in' });
+      ctx.clock.set('2026-11-25T10:00:00Z');
+      const res = await cancel(booking.id, { reason: 'Guest changed plans' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        data: {
+          id: booking.id,
+          booking_number: booking.booking_number,
+          status: 'cancelled',
+          venue_id: f.venue.id,
+          treatment_id: f.treatment.id,
+          variant_id: f.variant.id,
+          customer_id: booking.customer_id,
+          start_at: '2026-11-30T09:00:00Z',
+          end_at: '2026-11-30T10:00:00Z',
+          guest_count: 1,
+          notes: 'Late check-in',
+          external_reference: 'hotel.ROOM-412',
+          external_id: 'pms-full',
+          client_type: 'hotel',
+          total_price: { amount: 90, currency: 'EUR' },
+          payment_method: 'partner_billed',
+          payment_status: 'paid',
+          created_at: NOW,
+          updated_at: '2026-11-25T10:00:00Z',
+          cancellation: {
+            fee: { amount: 0, currency: 'EUR' },
+            policy: 'Cancelled by the partner 119 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
+            cancelled_at: '2026-11-25T10:00:00Z',
+            cancelled_by: 'partner',
+            reason: 'Guest changed plans',
+          },
+        },
+      });
+      const row = await ctx.db
+        .selectFrom('bookings')
+        .select(['status', 'cancelled_by', 'cancellation_reason', 'cancellation_fee_minor'])
+        .where('id', '=', booking.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'cancelled', cancelled_by: 'partner', cancellation_reason: 'Guest changed plans', cancellation_fee_minor: 0 });
     });
-    expect(await ctx.db.selectFrom('room_reservations').select('room_id').where('booking_id', '=', booking.id).execute()).toEqual([]);
-    expect(await ctx.db.selectFrom('therapist_reservations').select('therapist_id').where('booking_id', '=', booking.id).execute()).toEqual([]);
-    const slots = await request(ctx.app).get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?date=2026-11-30`).set('Authorization', `Bearer ${f.key}`);
-    expect(slots.body.data.slots.map((s: { start_at: string }) => s.start_at)).toContain('2026-11-30T09:00:00Z');
-    await book('2026-11-30T09:00:00Z');
+
+    it('releases the room and the therapist at once: the slot is listed again and can be booked again', async () => {
+      const booking = await book('2026-12-01T09:00:00Z');
+      expect(await holdCount(booking.id)).toBe(2);
+      expect(await slotStarts('2026-12-01')).not.toContain('2026-12-01T09:00:00Z');
+      expect((await cancel(booking.id)).status).toBe(200);
+      expect(await holdCount(booking.id)).toBe(0);
+      expect(await slotStarts('2026-12-01')).toContain('2026-12-01T09:00:00Z');
+      const again = await book('2026-12-01T09:00:00Z');
+      expect(again.id).not.toBe(booking.id);
+    });
+
+    it('cancels by ext:{external_id}', async () => {
+      const booking = await book('2026-12-02T09:00:00Z', { external_id: 'pms-77' });
+      const res = await cancel('ext:pms-77');
+      expect([res.status, res.body.data.id, res.body.data.status, res.body.data.external_id]).toEqual([200, booking.id, 'cancelled', 'pms-77']);
+    });
+
+    it('cancels pending, awaiting_therapist and confirmed bookings', async () => {
+      const customer = await makeCustomer(ctx.db, f.organisation.id);
+      for (const status of ['pending', 'awaiting_therapist', 'confirmed'] as const) {
+        const row = await makeBooking(ctx.db, { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id }, { status, start_at: '2026-12-20T09:00:00Z', end_at: '2026-12-20T10:00:00Z' });
+        const res = await cancel(row.id);
+        expect([res.status, res.body.data.status], status).toEqual([200, 'cancelled']);
+      }
+    });
   });
 
-  it('cancels by ext:{external_id}', async () => {
-    const booking = await book('2026-12-01T09:00:00Z', { external_id: 'pms-77' });
-    ctx.clock.set('2026-11-22T09:00:00Z');
-    const res = await cancel('ext:pms-77');
-    expect([res.status, res.body.data.id]).toEqual([200, booking.id]);
-  });
-
-  it('applies the partner tiers at their boundaries, rounding the fee half-up to the cent', async () => {
-    const cases: [string, number, number][] = [
-      ['2026-12-01T16:00:00Z', 0, 0], // exactly 24 h before: first tier
-      ['2026-12-01T16:00:01Z', 50, 45], // just under 24 h
-      ['2026-12-02T14:00:00Z', 50, 45], // exactly 2 h before
-      ['2026-12-02T14:00:01Z', 100, 90], // just under 2 h
-      ['2026-12-02T17:00:00Z', 100, 90], // after the start: last tier
-    ];
-    for (const [now, percent, amount] of cases) {
-      const booking = await book('2026-12-02T16:00:00Z');
+  describe('fee', () => {
+    const feeAt = async (now: string, body: object = { reason: 'Guest changed plans' }, start = '2026-12-03T16:00:00Z', extra: object = {}, v: Venue = f) => {
+      const booking = await book(start, extra, v);
       ctx.clock.set(now);
-      const res = await cancel(booking.id);
-      expect([res.status, res.body.data.cancellation.fee.amount, res.body.data.cancellation.policy.includes(`(${percent}% fee)`)], now).toEqual([200, amount, true]);
-    }
-    const odd = await book('2026-12-03T09:00:00Z', { price_paid: { amount: 99.99, currency: 'EUR' } });
-    ctx.clock.set('2026-12-03T06:00:00Z'); // 3 h before: 50%
-    expect((await cancel(odd.id)).body.data.cancellation.fee).toEqual({ amount: 50, currency: 'EUR' }); // 49.995 -> 50.00
+      const res = await cancel(booking.id, body, v.key);
+      expect(res.status, now).toBe(200);
+      const { fee, policy, cancelled_at, cancelled_by } = res.body.data.cancellation;
+      expect(cancelled_at).toBe(now);
+      return { fee, policy, cancelled_by };
+    };
+
+    it('applies the partner tiers at their boundaries: exactly 24 h free, just under 50%, exactly 2 h 50%, just under 100%', async () => {
+      const cases: [string, number, string][] = [
+        ['2026-12-02T16:00:00Z', 0, 'Cancelled by the partner 24 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.'],
+        ['2026-12-02T16:00:01Z', 45, 'Cancelled by the partner 23.9 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.'],
+        ['2026-12-03T14:00:00Z', 45, 'Cancelled by the partner 2 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.'],
+        ['2026-12-03T14:00:01Z', 90, 'Cancelled by the partner 1.9 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.'],
+        ['2026-12-03T16:00:00Z', 90, 'Cancelled by the partner 0 minutes before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.'],
+        ['2026-12-03T17:30:00Z', 90, 'Cancelled by the partner after the start: the last tier applies (100% fee), EUR 90.00.'],
+      ];
+      for (const [now, amount, policy] of cases) {
+        expect(await feeAt(now), now).toEqual({ fee: { amount, currency: 'EUR' }, policy, cancelled_by: 'partner' });
+      }
+    });
+
+    it('uses the partner tiers by default and the customer tiers when cancelled_by is customer', async () => {
+      // 36 hours before: free for the partner (24 h tier), 100% for the customer (whose free tier needs 48 h).
+      expect(await feeAt('2026-12-02T04:00:00Z')).toEqual({
+        fee: { amount: 0, currency: 'EUR' },
+        policy: 'Cancelled by the partner 36 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
+        cancelled_by: 'partner',
+      });
+      expect(await feeAt('2026-12-02T04:00:00Z', { reason: 'ill', cancelled_by: 'partner' })).toMatchObject({ fee: { amount: 0, currency: 'EUR' }, cancelled_by: 'partner' });
+      expect(await feeAt('2026-12-02T04:00:00Z', { reason: 'ill', cancelled_by: 'customer' })).toEqual({
+        fee: { amount: 90, currency: 'EUR' },
+        policy: 'Cancelled by the customer 36 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
+        cancelled_by: 'customer',
+      });
+      expect((await feeAt('2026-12-01T16:00:00Z', { reason: 'ill', cancelled_by: 'customer' })).fee).toEqual({ amount: 0, currency: 'EUR' }); // exactly 48 h
+    });
+
+    it('computes the fee on the price paid, rounded half-up to the cent', async () => {
+      const threeHoursBefore = '2026-12-03T13:00:00Z'; // 50%
+      expect((await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 99.99, currency: 'EUR' } })).fee).toEqual({ amount: 50, currency: 'EUR' }); // 49.995
+      expect((await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 99.97, currency: 'EUR' } })).fee).toEqual({ amount: 49.99, currency: 'EUR' }); // 49.985
+      expect((await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 0.01, currency: 'EUR' } })).fee).toEqual({ amount: 0.01, currency: 'EUR' }); // 0.005
+    });
+
+    it('rounds to the yen for a venue in JPY, which has no minor digits', async () => {
+      const jpy = await makeBookableVenue(ctx.db, ctx.vault, { venue: { currency: 'JPY' } });
+      const result = await feeAt('2026-12-03T13:00:00Z', undefined, undefined, { price_paid: { amount: 999, currency: 'JPY' } }, jpy);
+      expect(result).toEqual({
+        fee: { amount: 500, currency: 'JPY' }, // 499.5
+        policy: 'Cancelled by the partner 3 hours before the start: the tier "2 hours or more before" applies (50% fee), JPY 500.',
+        cancelled_by: 'partner',
+      });
+    });
   });
 
-  it('applies the customer tiers when cancelled_by is customer', async () => {
-    const booking = await book('2026-12-04T09:00:00Z');
-    ctx.clock.set('2026-12-02T21:00:00Z'); // 36 h before: free for the partner, 100% for the customer (48 h tier)
-    const res = await cancel(booking.id, { reason: 'ill', cancelled_by: 'customer' });
-    expect(res.body.data.cancellation).toMatchObject({ fee: { amount: 90, currency: 'EUR' }, cancelled_by: 'customer' });
-  });
+  describe('errors', () => {
+    it('answers 404 BOOKING_NOT_FOUND for an unknown UUID, an unknown ext:, an empty ext: and a garbage id', async () => {
+      for (const ref of ['00000000-0000-4000-8000-000000000000', 'ext:nope', 'ext:', 'bkg_123', 'not-a-uuid-at-all']) {
+        const res = await cancel(ref);
+        expect([res.status, res.body], ref).toEqual([404, coded('BOOKING_NOT_FOUND', 'Booking not found')]);
+      }
+    });
 
-  it('answers 404 BOOKING_NOT_FOUND for an unknown UUID, an unknown ext: and a garbage id', async () => {
-    for (const ref of ['00000000-0000-4000-8000-000000000000', 'ext:nope', 'bkg_123']) {
-      const res = await cancel(ref);
-      expect([res.status, res.body.error, res.body.message], ref).toEqual([404, 'BOOKING_NOT_FOUND', 'Booking not found']);
-    }
-  });
+    it('answers 403 FORBIDDEN for a booking of another organisation, and for another venue\'s booking with a venue-restricted key', async () => {
+      const booking = await book('2026-12-05T09:00:00Z', { external_id: 'mine' });
+      const forbidden = coded('FORBIDDEN', 'This booking belongs to a venue your key cannot access');
+      const other = await makeBookableVenue(ctx.db, ctx.vault);
+      const foreign = await cancel(booking.id, undefined, other.key);
+      expect([foreign.status, foreign.body]).toEqual([403, forbidden]);
+      // ext: looks only among the bookings the key can see, so another organisation's key does not find it.
+      const byExt = await cancel('ext:mine', undefined, other.key);
+      expect([byExt.status, byExt.body]).toEqual([404, coded('BOOKING_NOT_FOUND', 'Booking not found')]);
 
-  it('answers 422 BOOKING_ALREADY_CANCELLED for cancelled, completed and no_show bookings', async () => {
-    const customer = await makeCustomer(ctx.db, f.organisation.id);
-    for (const status of ['cancelled', 'completed', 'no_show'] as const) {
-      const row = await makeBooking(ctx.db, { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id }, { status });
-      const res = await cancel(row.id);
-      expect([res.status, res.body.error], status).toEqual([422, 'BOOKING_ALREADY_CANCELLED']);
-    }
-  });
+      const sibling = await makeVenue(ctx.db, f.organisation.id);
+      const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: sibling.id });
+      const outside = await cancel(booking.id, undefined, restricted);
+      expect([outside.status, outside.body]).toEqual([403, forbidden]);
+      const row = await ctx.db.selectFrom('bookings').select('status').where('id', '=', booking.id).executeTakeFirstOrThrow();
+      expect(row.status).toBe('pending');
+      expect(await holdCount(booking.id)).toBe(2);
+    });
 
-  it('answers 403 FORBIDDEN for a booking of another organisation or outside a venue-restricted key', async () => {
-    const other = await makeOrganisation(ctx.db);
-    const { key: foreignKey } = await makeApiKey(ctx.db, ctx.vault, other.id);
-    const booking = await book('2026-12-05T09:00:00Z', { external_id: 'mine' });
-    const foreign = await cancel(booking.id, undefined, foreignKey);
-    expect([foreign.status, foreign.body.error]).toEqual([403, 'FORBIDDEN']);
-    expect((await cancel('ext:mine', undefined, foreignKey)).body.error).toBe('BOOKING_NOT_FOUND'); // not visible to that key
-    const sibling = await makeVenue(ctx.db, f.organisation.id);
-    const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: sibling.id });
-    expect((await cancel(booking.id, undefined, restricted)).body.error).toBe('FORBIDDEN');
-  });
+    it('answers 422 BOOKING_ALREADY_CANCELLED for cancelled, completed and no_show bookings, changing nothing', async () => {
+      const booking = await book('2026-12-06T09:00:00Z');
+      ctx.clock.set('2026-11-23T08:00:00Z');
+      const first = await cancel(booking.id, { reason: 'first' });
+      ctx.clock.set('2026-11-24T08:00:00Z');
+      const second = await cancel(booking.id, { reason: 'second', cancelled_by: 'customer' });
+      expect([second.status, second.body]).toEqual([422, coded('BOOKING_ALREADY_CANCELLED', 'Booking is already cancelled and cannot be cancelled')]);
+      const row = await ctx.db.selectFrom('bookings').select(['cancellation_reason', 'cancelled_at', 'cancelled_by']).where('id', '=', booking.id).executeTakeFirstOrThrow();
+      expect([row.cancellation_reason, row.cancelled_by, isoFromDb(row.cancelled_at!)]).toEqual(['first', 'partner', '2026-11-23T08:00:00Z']);
+      expect(first.status).toBe(200);
 
-  it('answers 409 AMBIGUOUS_EXTERNAL_ID when the external id exists at two visible venues', async () => {
-    const sibling = await makeVenue(ctx.db, f.organisation.id);
-    const treatment = await makeTreatment(ctx.db, sibling.id);
-    const customer = await makeCustomer(ctx.db, f.organisation.id);
-    for (const [venueId, t] of [[f.venue.id, f.treatment], [sibling.id, treatment]] as const) {
-      await makeBooking(ctx.db, { venueId, treatmentId: t.id, variantId: t.variant.id, customerId: customer.id }, { status: 'pending', external_id: 'twice' });
-    }
-    const res = await cancel('ext:twice');
-    expect([res.status, res.body.error]).toEqual([409, 'AMBIGUOUS_EXTERNAL_ID']);
-  });
+      const customer = await makeCustomer(ctx.db, f.organisation.id);
+      for (const [status, word] of [['completed', 'completed'], ['no_show', 'no-show']] as const) {
+        const done = await makeBooking(ctx.db, { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id }, { status, external_id: `done-${status}` });
+        for (const ref of [done.id, `ext:done-${status}`]) {
+          const res = await cancel(ref);
+          expect([res.status, res.body], ref).toEqual([422, coded('BOOKING_ALREADY_CANCELLED', `Booking is already ${word} and cannot be cancelled`)]);
+        }
+        const after = await ctx.db.selectFrom('bookings').select(['status', 'cancelled_at']).where('id', '=', done.id).executeTakeFirstOrThrow();
+        expect(after).toEqual({ status, cancelled_at: null });
+      }
+    });
 
-  it('answers 400 without a reason', async () => {
-    const res = await cancel('ext:whatever', {});
-    expect([res.status, res.body.error]).toEqual([400, 'reason is required']);
+    it('answers 409 AMBIGUOUS_EXTERNAL_ID when the external id exists at two venues the key can see, and cancels it with a key that sees one', async () => {
+      const sibling = await makeVenue(ctx.db, f.organisation.id);
+      const treatment = await makeTreatment(ctx.db, sibling.id);
+      const customer = await makeCustomer(ctx.db, f.organisation.id);
+      const rows = [];
+      for (const [venueId, t] of [[f.venue.id, f.treatment], [sibling.id, treatment]] as const) {
+        rows.push(await makeBooking(ctx.db, { venueId, treatmentId: t.id, variantId: t.variant.id, customerId: customer.id }, { status: 'pending', external_id: 'twice', start_at: '2026-12-20T09:00:00Z', end_at: '2026-12-20T10:00:00Z' }));
+      }
+      const res = await cancel('ext:twice');
+      expect([res.status, res.body]).toEqual([409, coded('AMBIGUOUS_EXTERNAL_ID', 'This external id matches bookings at several venues; cancel by booking id')]);
+
+      const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: sibling.id });
+      const one = await cancel('ext:twice', undefined, restricted);
+      expect([one.status, one.body.data.id]).toEqual([200, rows[1]!.id]);
+    });
+
+    it('answers 400 for a missing or empty reason and an unknown cancelled_by', async () => {
+      const booking = await book('2026-12-07T09:00:00Z');
+      const cases: [object, string, string][] = [
+        [{}, 'reason', 'reason is required'],
+        [{ reason: '   ' }, 'reason', 'reason must not be empty'],
+        [{ reason: 'x'.repeat(501) }, 'reason', 'reason must be at most 500 characters'],
+        [{ reason: 'ok', cancelled_by: 'hotel' }, 'cancelled_by', 'cancelled_by must be one of partner, customer'],
+      ];
+      for (const [body, path, message] of cases) {
+        const res = await cancel(booking.id, body);
+        expect([res.status, res.body], message).toEqual([400, { error: message, details: [{ path, message }], request_id: RID }]);
+      }
+      expect(await holdCount(booking.id)).toBe(2);
+    });
+
+    it('answers 401 without a key and 403 Insufficient scope without bookings:write', async () => {
+      const booking = await book('2026-12-08T09:00:00Z');
+      const none = await cancel(booking.id, undefined, null);
+      expect([none.status, none.body]).toEqual([401, { error: 'Missing API key', request_id: RID }]);
+      const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: SCOPES.filter((s) => s !== 'bookings:write') });
+      const scope = await cancel(booking.id, undefined, key);
+      expect([scope.status, scope.body]).toEqual([403, { error: 'Insufficient scope', missing: ['bookings:write'], request_id: RID }]);
+      expect(await holdCount(booking.id)).toBe(2);
+    });
   });
 });
