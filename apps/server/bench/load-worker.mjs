@@ -2,29 +2,46 @@
 // event loop to itself, as it would with partners calling it from other machines.
 //   mode 'post': `clients` concurrent clients share `bodies`, POSTed to `url`.
 //   mode 'get':  the `urls` one after another (latency of single requests).
+// It speaks node:http over a keep-alive agent rather than fetch: undici's fetch costs about 0.9 ms of CPU per
+// request, which on this 2-core machine is taken from the server being measured.
+import { Agent, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { mode, url, urls, key, bodies, clients } = workerData;
+const agent = new Agent({ keepAlive: true, maxSockets: clients ?? 1 });
 const latencies = [];
 const statuses = {};
 const started = performance.now();
 
-async function send(target, init) {
+function send(target, method, body) {
   const t = performance.now();
-  const res = await fetch(target, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
-  await res.arrayBuffer();
-  latencies.push(performance.now() - t);
-  statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+  const payload = body === undefined ? undefined : Buffer.from(body);
+  const headers = { authorization: `Bearer ${key}` };
+  if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
+  return new Promise((resolve, reject) => {
+    const req = request(target, { method, agent, headers }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => {
+        latencies.push(performance.now() - t);
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        resolve();
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 if (mode === 'get') {
-  for (const target of urls) await send(target, { method: 'GET' });
+  for (const target of urls) await send(target, 'GET');
 } else {
   let next = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (next < bodies.length) await send(url, { method: 'POST', body: JSON.stringify(bodies[next++]) });
+      while (next < bodies.length) await send(url, 'POST', JSON.stringify(bodies[next++]));
     }),
   );
 }
+agent.destroy();
 parentPort.postMessage({ latencies, statuses, seconds: (performance.now() - started) / 1000 });

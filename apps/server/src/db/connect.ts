@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { PreparingClient } from './preparing-client.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
 
@@ -33,6 +34,7 @@ function connectPostgres(url: string, max: number): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    Client: PreparingClient,
     // Every session in UTC, so timestamptz text is the same on every machine.
     options: '-c TimeZone=UTC',
     types: {

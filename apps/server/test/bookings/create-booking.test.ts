@@ -433,7 +433,7 @@ describe('POST /v1/venues/{venue_id}/bookings (spec 4.7)', () => {
       const listed = await availability(v, v.variant.id, `date=${date}&guest_count=${guestCount}`);
       expect(listed.status).toBe(200);
       const starts = new Set<string>(listed.body.data.slots.map((s: { start_at: string }) => s.start_at));
-      const zone = v.venue.timezone;
+      const zone = v.venue.timezone ?? 'UTC';
       const dayStart = Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: zone }).toInstant();
       const dayEnd = Temporal.PlainDate.from(date).add({ days: 1 }).toZonedDateTime({ timeZone: zone }).toInstant();
       const now = ctx.clock.now();
