@@ -1,8 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { loadSnapshot, toSnapshotVariant } from '../src/availability/availability.repository.js';
 import { computeDays } from '../src/availability/compute-slots.js';
-import { findVenueVariant } from '../src/treatments/treatments.repository.js';
-import { findVenueById } from '../src/venues/venues.repository.js';
+import { findVenueWithVariant } from '../src/venues/venues.repository.js';
 import { openBenchDatabase } from './databases.js';
 import { buildScenario } from './scenario.js';
 import { runLoad } from './load.js';
@@ -43,13 +42,12 @@ export async function benchAvailability(kind: 'pglite' | 'postgres') {
     const range = await timedGets(Array.from({ length: RUNS }, () => `from=${FROM}&to=${TO}`));
     const day = await timedGets(Array.from({ length: RUNS }, (_, i) => `date=${FROM.add({ days: i % 62 })}`));
 
-    const venue = (await findVenueById(database.db, scenario.venue.id))!;
-    const row = (await findVenueVariant(database.db, venue.id, variant.id))!;
-    const snapshot = await loadSnapshot(database.db, venue, toSnapshotVariant(row), { from: FROM, to: TO });
+    const { variant: row, ...venue } = (await findVenueWithVariant(database.db, { id: scenario.venue.id }, variant.id))!;
+    const snapshot = await loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO });
     const pure: number[] = [];
     for (let i = 0; i < RUNS * 4; i++) pure.push((await timed(() => computeDays(snapshot, { from: FROM, to: TO }, NOW)))[0]);
     const load: number[] = [];
-    for (let i = 0; i < RUNS; i++) load.push((await timed(() => loadSnapshot(database.db, venue, toSnapshotVariant(row), { from: FROM, to: TO })))[0]);
+    for (let i = 0; i < RUNS; i++) load.push((await timed(() => loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO })))[0]);
     await server.close();
 
     const r = summary(range), d = summary(day), p = summary(pure), l = summary(load);

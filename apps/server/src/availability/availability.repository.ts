@@ -2,7 +2,8 @@ import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import type { AvailabilitySnapshot, VariantSnapshot } from './snapshot.js';
-import { selectSnapshotRow } from './snapshot.query.js';
+import { isoFromEpochMs } from '../shared/instant.js';
+import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow } from './snapshot.query.js';
 
 export interface SnapshotVariant extends VariantSnapshot {
   requiredSkills: string[];
@@ -41,23 +42,40 @@ export async function loadSnapshot(
   range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
   around?: { start: Temporal.Instant; end: Temporal.Instant },
 ): Promise<AvailabilitySnapshot> {
+  return toSnapshot(venue, variant, await selectSnapshotRow(db, snapshotQuery(venue, variant, range, around)));
+}
+
+/**
+ * What to read for venue-local dates [from, to]. Holds that can touch a slot of these dates: from the
+ * inter-venue buffer before the first day starts to the longest reach after the last one (a slot starting just
+ * before midnight, its turnover and buffer). A booking decision passes `around` (its own slot) and reads only
+ * the holds near it.
+ */
+export function snapshotQuery(
+  venue: VenueRow,
+  variant: SnapshotVariant,
+  range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
+  around?: { start: Temporal.Instant; end: Temporal.Instant },
+): SnapshotQuery {
   const timeZone = venue.timezone ?? 'UTC';
-  // Holds that can touch a slot of these dates: from the inter-venue buffer before the first day starts to the
-  // longest reach after the last one (a slot starting just before midnight, its turnover and buffer).
-  // A booking decision passes `around` (its own slot) and reads only the holds near it.
   const reach = { minutes: variant.durationMinutes + venue.room_turnover_buffer_minutes + venue.inter_venue_buffer_minutes };
-  const windowStart = (around?.start ?? range.from.toZonedDateTime({ timeZone }).toInstant()).subtract({ minutes: venue.inter_venue_buffer_minutes }).toString();
-  const windowEnd = (around?.end ?? range.to.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant()).add(reach).toString();
-  const row = await selectSnapshotRow(db, {
+  const windowStart = (around?.start ?? range.from.toZonedDateTime({ timeZone }).toInstant()).subtract({ minutes: venue.inter_venue_buffer_minutes });
+  const windowEnd = (around?.end ?? range.to.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant()).add(reach);
+  return {
     venueId: venue.id,
     organisationId: venue.organisation_id,
     treatmentId: variant.treatmentId,
     requiredSkills: variant.requiredSkills,
     from: range.from.toString(),
     to: range.to.toString(),
-    windowStart,
-    windowEnd,
-  });
+    windowStart: isoFromEpochMs(windowStart.epochMilliseconds),
+    windowEnd: isoFromEpochMs(windowEnd.epochMilliseconds),
+  };
+}
+
+/** The snapshot of a row of selectSnapshotRow: times and dates as Temporal values, instants from epoch ms. */
+export function toSnapshot(venue: VenueRow, variant: SnapshotVariant, row: SnapshotRow): AvailabilitySnapshot {
+  const timeZone = venue.timezone ?? 'UTC';
   const { openings, blocks, rooms, shifts, overrides, absences } = row;
 
   return {

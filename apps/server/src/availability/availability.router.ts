@@ -2,9 +2,7 @@ import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
 import { principalOf } from '../auth/principal.js';
-import { VariantNotFoundError } from '../http/domain-errors.js';
-import { findVenueVariant } from '../treatments/treatments.repository.js';
-import { resolveVenue } from '../venues/venue-access.js';
+import { resolveVenueVariant } from '../venues/venue-access.js';
 import { periodOf } from './availability-period.js';
 import { loadSnapshot, toSnapshotVariant } from './availability.repository.js';
 import { computeDays } from './compute-slots.js';
@@ -14,9 +12,7 @@ export function availabilityRouter({ db, clock }: RouteDeps) {
   return initServer().router(contract.availability, {
     variant: async ({ params, query, res }) => {
       const period = periodOf(query);
-      const venue = await resolveVenue(db, principalOf(res), params.venue_id);
-      const variant = await findVenueVariant(db, venue.id, params.variant_id.toLowerCase());
-      if (!variant) throw new VariantNotFoundError();
+      const { venue, variant } = await resolveVenueVariant(db, principalOf(res), params.venue_id, params.variant_id);
 
       const snapshot = await loadSnapshot(db, venue, toSnapshotVariant(variant), period);
       const days = computeDays(snapshot, period, clock.now(), query.guest_count);

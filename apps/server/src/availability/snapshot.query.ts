@@ -32,7 +32,13 @@ export interface SnapshotQuery {
  * Instants come back as epoch milliseconds: parsing thousands of timestamp strings was the cost.
  */
 export async function selectSnapshotRow(db: Db, q: SnapshotQuery): Promise<SnapshotRow> {
-  const { rows } = await sql<SnapshotRow>`
+  const { rows } = await snapshotSql(q).execute(db);
+  return rows[0]!;
+}
+
+/** The statement of selectSnapshotRow, for a caller that reads more in the same round trip. */
+export function snapshotSql(q: SnapshotQuery) {
+  return sql<SnapshotRow>`
     with w as (select tstzrange(${q.windowStart}::timestamptz, ${q.windowEnd}::timestamptz) as r),
     eligible_rooms as (
       select r.id, r.capacity from rooms r
@@ -70,6 +76,5 @@ export async function selectSnapshotRow(db: Db, q: SnapshotQuery): Promise<Snaps
       (select coalesce(json_agg(json_build_object('therapist_id', h.therapist_id, 'venue_id', h.venue_id,
                 'start_ms', extract(epoch from lower(h.during)) * 1000, 'end_ms', extract(epoch from upper(h.during)) * 1000)), '[]')
          from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r) as therapist_holds
-  `.execute(db);
-  return rows[0]!;
+  `;
 }

@@ -2,6 +2,7 @@ import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, BookingTable, Database } from '../db/schema.js';
+import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow, snapshotSql } from '../availability/snapshot.query.js';
 import { tstzrange } from '../shared/instant.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 
@@ -41,16 +42,24 @@ export async function lockBooking(trx: Trx, id: string) {
 }
 
 /**
- * The idempotency key's in-flight guard, and the replay check, in one statement: a transaction-scoped advisory
- * lock on (venue, external_id), and the id of a booking already made with it. A request that cannot take the
- * lock is a concurrent duplicate (409 duplicate_external_id).
+ * The booking re-check's read, in one round trip: the snapshot of its slot and, with an external_id, the
+ * idempotency key's in-flight guard and replay check. The guard is a transaction-scoped advisory lock on
+ * (venue, external_id): a request that cannot take it is a concurrent duplicate (409 duplicate_external_id).
  */
-export async function claimExternalId(trx: Trx, venueId: string, externalId: string): Promise<{ locked: boolean; existingId: string | null }> {
-  const { rows } = await sql<{ locked: boolean; existing_id: string | null }>`
-    select pg_try_advisory_xact_lock(('x' || substr(md5(${`booking-external-id:${venueId}:${externalId}`}), 1, 16))::bit(64)::bigint) as locked,
-           (select id from bookings where venue_id = ${venueId} and external_id = ${externalId}) as existing_id
+export async function readSnapshotAndClaim(
+  trx: Trx,
+  query: SnapshotQuery,
+  externalId: string | null,
+): Promise<{ row: SnapshotRow; claim: { locked: boolean; existingId: string | null } }> {
+  if (!externalId) return { row: await selectSnapshotRow(trx, query), claim: { locked: true, existingId: null } };
+  const { rows } = await sql<SnapshotRow & { claim_locked: boolean; claim_existing_id: string | null }>`
+    select s.*,
+           pg_try_advisory_xact_lock(('x' || substr(md5(${`booking-external-id:${query.venueId}:${externalId}`}), 1, 16))::bit(64)::bigint) as claim_locked,
+           (select id from bookings where venue_id = ${query.venueId} and external_id = ${externalId}) as claim_existing_id
+    from (${snapshotSql(query)}) s
   `.execute(trx);
-  return { locked: rows[0]!.locked, existingId: rows[0]!.existing_id };
+  const { claim_locked, claim_existing_id, ...row } = rows[0]!;
+  return { row, claim: { locked: claim_locked, existingId: claim_existing_id } };
 }
 
 const HOUR = 3_600_000;
@@ -101,6 +110,12 @@ export interface NewBooking {
   roomRange: string;
   therapistIds: string[];
   therapistRange: string;
+  /**
+   * The therapists' range widened by the inter-venue buffer, or null without a buffer: the booking is written
+   * only if none of its therapists holds a reservation at another venue within it. The hold locks taken before
+   * this statement make the check safe (its snapshot starts after the locks are held).
+   */
+  elsewhereRange: string | null;
   offeredTherapistIds: string[];
 }
 
@@ -108,14 +123,20 @@ export interface NewBooking {
  * The booking and everything it writes, in one statement (each round trip costs more than the SQL): the guest
  * found or created as a customer by (organisation, lower-cased email), so concurrent bookings of one new guest
  * share one row; the booking; its room and therapist holds, where the exclusion constraints have the last word;
- * and the broadcast offers to every qualified free therapist.
+ * and the broadcast offers to every qualified free therapist. Undefined when a therapist is busy at another
+ * venue within the buffer (nothing is written).
  */
-export async function insertBookingWithHolds(trx: Trx, n: NewBooking) {
+export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<BookingRow | undefined> {
   const b = n.booking;
+  const busyElsewhere = n.elsewhereRange
+    ? sql`exists (select 1 from therapist_reservations h where h.therapist_id = any(${n.therapistIds}::uuid[])
+                  and h.venue_id <> ${b.venue_id} and h.during && ${n.elsewhereRange}::tstzrange)`
+    : sql`false`;
   const { rows } = await sql<BookingRow>`
     with customer as (
       insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
-      values (gen_random_uuid(), ${n.guest.organisationId}, ${n.guest.firstName}, ${n.guest.lastName}, ${n.guest.email}, ${n.guest.phone}, ${n.guest.language})
+      select gen_random_uuid(), ${n.guest.organisationId}, ${n.guest.firstName}, ${n.guest.lastName}, ${n.guest.email}, ${n.guest.phone}, ${n.guest.language}
+      where not ${busyElsewhere}
       on conflict (organisation_id, lower(email)) do update set email = customers.email
       returning id
     ), booking as (
@@ -135,7 +156,7 @@ export async function insertBookingWithHolds(trx: Trx, n: NewBooking) {
     )
     select * from booking
   `.execute(trx);
-  return rows[0]!;
+  return rows[0];
 }
 
 /** Releases the room and therapists of a booking at once (cancel, complete, no-show). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateBookingBody } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
-import { loadSnapshot, toSnapshotVariant } from '../availability/availability.repository.js';
+import { snapshotQuery, toSnapshot, toSnapshotVariant } from '../availability/availability.repository.js';
 import { decideBooking } from '../availability/compute-slots.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
@@ -11,22 +11,19 @@ import {
   DuplicateExternalIdError,
   SlotUnavailableError,
   ValidationError,
-  VariantNotFoundError,
 } from '../http/domain-errors.js';
 import { tstzrange } from '../shared/instant.js';
 import { toMinor } from '../shared/money.js';
-import { findVenueVariant } from '../treatments/treatments.repository.js';
-import { resolveVenue } from '../venues/venue-access.js';
+import { resolveVenueVariant } from '../venues/venue-access.js';
 import { type BookingRow } from './booking.mapper.js';
 import {
-  claimExternalId,
   findBookingByExternalId,
+  holdKeys,
   insertBookingWithHolds,
   isLostRace,
   isUniqueViolation,
-  holdKeys,
   lockHolds,
-  therapistsBusyElsewhere,
+  readSnapshotAndClaim,
 } from './bookings.repository.js';
 import { clientTypeOf } from './client-type.js';
 
@@ -60,30 +57,25 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
     throw ValidationError.field('price_paid.amount', `price_paid.amount has more decimals than ${body.price_paid.currency} allows`);
   }
 
-  const venue = await resolveVenue(db, principal, venueRef);
-  const variant = await findVenueVariant(db, venue.id, body.variant_id.toLowerCase());
-  if (!variant) throw new VariantNotFoundError();
-
+  const { venue, variant } = await resolveVenueVariant(db, principal, venueRef, body.variant_id);
   const externalId = body.external_id ?? null;
 
   const end = startAt.add({ minutes: variant.duration_minutes });
   const snapshotVariant = toSnapshotVariant(variant);
   const localDate = startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
+  const query = snapshotQuery(venue, snapshotVariant, { from: localDate, to: localDate }, { start: startAt, end });
 
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
+        const { row, claim } = await readSnapshotAndClaim(trx, query, externalId);
         // A replay wins over every later check: the partner gets its original booking back.
-        if (externalId) {
-          const claim = await claimExternalId(trx, venue.id, externalId);
-          if (!claim.locked) throw new DuplicateExternalIdError();
-          if (claim.existingId) return { booking: (await findBookingByExternalId(trx, venue.id, externalId))!, replayed: true };
-        }
+        if (!claim.locked) throw new DuplicateExternalIdError();
+        if (claim.existingId) return { booking: (await findBookingByExternalId(trx, venue.id, externalId!))!, replayed: true };
         if (body.price_paid.currency !== venue.currency) throw new CurrencyMismatchError(venue.currency);
 
         // The same function that lists slots decides this one, on data read inside this transaction.
-        const snapshot = await loadSnapshot(trx, venue, snapshotVariant, { from: localDate, to: localDate }, { start: startAt, end });
-        const decision = decideBooking(snapshot, startAt, now, body.guest_count, Math.random);
+        const decision = decideBooking(toSnapshot(venue, snapshotVariant, row), startAt, now, body.guest_count, Math.random);
         if (!decision) throw new SlotUnavailableError();
         const { allocation } = decision;
 
@@ -94,10 +86,6 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
           ...holdKeys('room', allocation.roomId, roomRange),
           ...allocation.therapistIds.flatMap((id) => holdKeys('therapist', id, widened)),
         ]);
-        if (buffer.minutes > 0) {
-          const busy = await therapistsBusyElsewhere(trx, { therapistIds: allocation.therapistIds, venueId: venue.id, start: startAt, end, bufferMinutes: buffer.minutes });
-          if (busy.length) throw new SlotUnavailableError();
-        }
 
         const booking = await insertBookingWithHolds(trx, {
           guest: {
@@ -130,9 +118,11 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
           roomRange: tstzrange(roomRange.start, roomRange.end),
           therapistIds: allocation.therapistIds,
           therapistRange: tstzrange(startAt, end),
+          elsewhereRange: buffer.minutes > 0 ? tstzrange(widened.start, widened.end) : null,
           // The broadcast: every qualified therapist free at that slot is offered the booking.
           offeredTherapistIds: decision.offeredTherapistIds,
         });
+        if (!booking) throw new SlotUnavailableError(); // a therapist is busy at another venue within the buffer
         return { booking, replayed: false };
       });
     } catch (error) {

@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
 
 /** Treatments of a venue with their variants, in two set-based queries. */
 export async function listTreatments(db: Db, venueId: string) {
@@ -21,21 +23,15 @@ export async function listTreatments(db: Db, venueId: string) {
   return { treatments, variants };
 }
 
-/** A variant bookable at this venue: its treatment belongs to the venue. */
-export async function findVenueVariant(db: Db, venueId: string, variantId: string) {
-  return db
+/**
+ * A variant bookable at the venue of the outer query (its treatment belongs to that venue), with what the slot
+ * computation needs of it: a subquery of findVenueWithVariant.
+ */
+export function venueVariant(eb: ExpressionBuilder<Database, 'venues'>, variantId: string) {
+  return eb
     .selectFrom('variants')
     .innerJoin('treatments', 'treatments.id', 'variants.treatment_id')
-    .select([
-      'variants.id',
-      'variants.treatment_id',
-      'variants.duration_minutes',
-      'variants.price_minor',
-      'variants.currency',
-      'treatments.lead_time_minutes',
-      'treatments.required_skills',
-    ])
+    .select(['variants.id', 'variants.treatment_id', 'variants.duration_minutes', 'treatments.lead_time_minutes', 'treatments.required_skills'])
     .where('variants.id', '=', variantId)
-    .where('treatments.venue_id', '=', venueId)
-    .executeTakeFirst();
+    .whereRef('treatments.venue_id', '=', 'venues.id');
 }

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
-import { ForbiddenError, VenueNotFoundError } from '../http/domain-errors.js';
-import { findVenueById, findVenueBySlug, type VenueRow } from './venues.repository.js';
+import { ForbiddenError, VariantNotFoundError, VenueNotFoundError } from '../http/domain-errors.js';
+import { findVenue, findVenueWithVariant, type VenueKey, type VenueRow } from './venues.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,9 +11,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * so an unknown slug is 404; a venue that is not active is 404.
  */
 export async function resolveVenue(db: Db, principal: Principal, ref: string): Promise<VenueRow> {
-  const venue = UUID.test(ref)
-    ? await findVenueById(db, ref.toLowerCase())
-    : await findVenueBySlug(db, principal.organisationId, ref);
+  return checked(principal, await findVenue(db, venueKey(principal, ref)));
+}
+
+/** resolveVenue, and then the variant of that venue (404 VARIANT_NOT_FOUND), read in the same round trip. */
+export async function resolveVenueVariant(db: Db, principal: Principal, ref: string, variantId: string) {
+  const row = await findVenueWithVariant(db, venueKey(principal, ref), variantId.toLowerCase());
+  const { variant, ...venue } = checked(principal, row);
+  if (!variant) throw new VariantNotFoundError();
+  return { venue, variant };
+}
+
+function venueKey(principal: Principal, ref: string): VenueKey {
+  return UUID.test(ref) ? { id: ref.toLowerCase() } : { organisationId: principal.organisationId, slug: ref };
+}
+
+function checked<V extends { id: string; organisation_id: string; status: string }>(principal: Principal, venue: V | undefined): V {
   if (!venue) throw new VenueNotFoundError();
   assertVenueAccess(principal, venue);
   if (venue.status !== 'active') throw new VenueNotFoundError();

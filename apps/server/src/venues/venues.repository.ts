@@ -1,4 +1,6 @@
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../db/connect.js';
+import { venueVariant } from '../treatments/treatments.repository.js';
 
 const SUMMARY_COLUMNS = [
   'id', 'slug', 'name', 'name_en', 'description', 'description_en', 'address', 'postal_code', 'city',
@@ -13,7 +15,7 @@ const DETAIL_COLUMNS = [
   'inter_venue_buffer_minutes', 'cancellation_policy',
 ] as const;
 
-export type VenueRow = NonNullable<Awaited<ReturnType<typeof findVenueById>>>;
+export type VenueRow = NonNullable<Awaited<ReturnType<typeof findVenue>>>;
 
 export interface VenueScope {
   organisationId: string;
@@ -34,15 +36,24 @@ export async function listVenues(db: Db, scope: VenueScope, page: { offset: numb
   return { rows, total: Number(total.count) };
 }
 
-export async function findVenueById(db: Db, id: string) {
-  return db.selectFrom('venues').select(DETAIL_COLUMNS).where('id', '=', id).executeTakeFirst();
+/** A venue by id, or by slug within an organisation (slugs are unique per organisation only). */
+export type VenueKey = { id: string } | { organisationId: string; slug: string };
+
+function selectVenue(db: Db, key: VenueKey) {
+  const query = db.selectFrom('venues').select(DETAIL_COLUMNS);
+  return 'id' in key ? query.where('id', '=', key.id) : query.where('organisation_id', '=', key.organisationId).where('slug', '=', key.slug);
 }
 
-export async function findVenueBySlug(db: Db, organisationId: string, slug: string) {
-  return db
-    .selectFrom('venues')
-    .select(DETAIL_COLUMNS)
-    .where('organisation_id', '=', organisationId)
-    .where('slug', '=', slug)
+export async function findVenue(db: Db, key: VenueKey) {
+  return selectVenue(db, key).executeTakeFirst();
+}
+
+/**
+ * The venue and one variant bookable there (null when the venue has no such variant), in one round trip:
+ * availability and booking requests name both, and each round trip costs more than this SQL.
+ */
+export async function findVenueWithVariant(db: Db, key: VenueKey, variantId: string) {
+  return selectVenue(db, key)
+    .select((eb) => jsonObjectFrom(venueVariant(eb, variantId)).as('variant'))
     .executeTakeFirst();
 }
