@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { VenueRow } from '../venues/venues.repository.js';
@@ -28,8 +29,19 @@ export function toSnapshotVariant(variant: {
 
 const fromMs = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms);
 
-const time = (text: string) => Temporal.PlainTime.from(text);
-const date = (text: string) => Temporal.PlainDate.from(text);
+/**
+ * Times and dates of the snapshot, parsed once: every booking's snapshot repeats the same shift times and
+ * dates, and parsing costs microseconds in the polyfill. Temporal values are immutable, so sharing is safe.
+ */
+const parsed = new LRUCache<string, Temporal.PlainTime | Temporal.PlainDate>({ max: 10_000 });
+const memo = <T extends Temporal.PlainTime | Temporal.PlainDate>(kind: string, text: string, parse: (text: string) => T): T => {
+  const key = kind + text;
+  let value = parsed.get(key) as T | undefined;
+  if (!value) parsed.set(key, (value = parse(text)));
+  return value;
+};
+const time = (text: string) => memo('t', text, (t) => Temporal.PlainTime.from(t));
+const date = (text: string) => memo('d', text, (d) => Temporal.PlainDate.from(d));
 
 /**
  * Loads everything the slot computation needs for venue-local dates [from, to], in one round trip

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { isoFromEpochMs } from '../../src/shared/instant.js';
+import { isoFromDb, isoFromEpochMs } from '../../src/shared/instant.js';
 
 describe('isoFromEpochMs', () => {
   it('writes exactly what Temporal.Instant#toString writes, for any instant of 1970..2100', () => {
@@ -11,5 +11,22 @@ describe('isoFromEpochMs', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('isoFromDb', () => {
+  it('turns timestamptz text of a UTC session into exactly what Temporal.Instant#toString writes', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 4_102_444_800_000_000n }), (micros) => {
+        const instant = Temporal.Instant.fromEpochNanoseconds(micros * 1000n);
+        // PostgreSQL's text form: a space for the T, "+00" for the Z, the fraction without trailing zeros.
+        const text = instant.toString().replace('T', ' ').replace('Z', '+00');
+        expect(isoFromDb(text)).toBe(instant.toString());
+      }),
+      { numRuns: 2000 },
+    );
+    expect(isoFromDb('2026-12-01 09:00:00+00')).toBe('2026-12-01T09:00:00Z');
+    expect(isoFromDb('2026-12-01 09:00:00.5+00')).toBe('2026-12-01T09:00:00.5Z');
+    expect(isoFromDb('2026-12-01 10:00:00+01')).toBe('2026-12-01T09:00:00Z'); // another offset: through Temporal
   });
 });
