@@ -14,6 +14,7 @@ import { errorMapper } from './http/error-mapper.js';
 import { jsonBody, rejectBadBody } from './http/json-body.js';
 import { keyRateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { rejectNulCharacters, rejectUndecodablePath } from './http/unsafe-input.js';
 import { createLogger } from './logger.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
@@ -42,9 +43,11 @@ export function createApp(deps: AppDeps): Express {
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API' }));
 
-  const globalMiddleware: RequestHandler[] = [authenticate(deps.db, routeDeps.vault)];
+  const authenticated = authenticate(deps.db, routeDeps.vault);
+  app.use(rejectUndecodablePath(authenticated));
+  const globalMiddleware: RequestHandler[] = [authenticated];
   if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit());
-  globalMiddleware.push(rejectBadBody);
+  globalMiddleware.push(rejectBadBody, rejectNulCharacters);
 
   const router = initServer().router(contract, {
     venues: venuesRouter(routeDeps),

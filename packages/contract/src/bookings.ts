@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { badRequest, CodedErrorBody, commonErrors, ErrorBody } from './errors.js';
-import { doc, Money, single, UtcInstant, Uuid } from './common.js';
+import { chars, doc, Money, single, UtcInstant, Uuid } from './common.js';
 import { VenuePath } from './venues.js';
 
 const c = initContract();
@@ -46,12 +46,15 @@ export const Booking = z.object({
 });
 
 export const Guest = z.object({
-  first_name: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
-  last_name: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  first_name: chars(z.string({ required_error: 'is required' }).trim(), 1, 100),
+  last_name: chars(z.string({ required_error: 'is required' }).trim(), 1, 100),
   email: doc(z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254), 'Guest email; the customer is found or created by it', 'claire.martin@example.com'),
   phone: doc(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number such as +33612345678').nullish(), 'E.164', '+33612345678'),
   language: doc(z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as fr').nullish(), 'ISO 639-1, default fr', 'fr'),
 });
+
+/** The largest price_paid.amount taken: far above any treatment, and exact in minor units for every currency. */
+export const MAX_PRICE = 1_000_000_000;
 
 export const CreateBookingBody = z.object({
   variant_id: Uuid,
@@ -62,14 +65,24 @@ export const CreateBookingBody = z.object({
   ),
   guest_count: doc(z.number({ invalid_type_error: 'must be an integer' }).int('must be an integer').min(1, 'must be from 1 to 20').max(20, 'must be from 1 to 20').default(1), 'Guests, 1 to 20', 1),
   guest: Guest,
-  notes: z.string().max(500, 'must be at most 500 characters').nullish(),
-  external_reference: doc(z.string().min(1).max(200).nullish(), 'Provenance source.XXXX; source hotel, agency or corporate sets client_type', 'hotel.ROOM-412'),
-  external_id: doc(z.string().min(1).max(200).nullish(), 'Idempotency key, unique per venue', 'pms-58213'),
-  price_paid: doc(Money, 'Amount the partner charged; stored as the authoritative total_price'),
+  notes: chars(z.string(), 0, 500).nullish(),
+  external_reference: doc(chars(z.string(), 1, 200).nullish(), 'Provenance source.XXXX; source hotel, agency or corporate sets client_type', 'hotel.ROOM-412'),
+  external_id: doc(chars(z.string(), 1, 200).nullish(), 'Idempotency key, unique per venue', 'pms-58213'),
+  price_paid: doc(
+    Money.extend({
+      amount: doc(
+        z.number({ invalid_type_error: 'must be a number' }).nonnegative('must not be negative').max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
+        'Amount in major units, at most one billion',
+        120,
+      ),
+    }),
+    'Amount the partner charged; stored as the authoritative total_price',
+    { amount: 120, currency: 'EUR' },
+  ),
 });
 
 export const CancelBookingBody = z.object({
-  reason: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
+  reason: chars(z.string({ required_error: 'is required' }).trim(), 1, 500),
   cancelled_by: CancelledBy.default('partner'),
 });
 

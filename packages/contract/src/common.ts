@@ -6,6 +6,20 @@ export function doc<T extends z.ZodTypeAny>(schema: T, description: string, exam
   return extendApi(schema, example === undefined ? { description } : { description, example });
 }
 
+/**
+ * A string whose length limits count characters (Unicode code points, as JSON Schema's minLength and maxLength
+ * do), not UTF-16 units: an emoji is one character. zod's own min/max count UTF-16 units.
+ */
+export function chars(schema: z.ZodString, min: number, max: number) {
+  const checked = schema.superRefine((value, ctx) => {
+    let length = 0;
+    for (const _ of value) length++;
+    if (length < min) ctx.addIssue({ code: z.ZodIssueCode.custom, message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
+    else if (length > max) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${max} characters` });
+  });
+  return extendApi(checked, min > 0 ? { minLength: min, maxLength: max } : { maxLength: max });
+}
+
 export const Uuid = doc(z.string().uuid({ message: 'must be a UUID' }), 'UUID', '0b7c8a46-2f0e-4a53-9a53-0c1f0c2b8e11');
 
 /** A venue is addressed by its UUID or by its slug, which is unique within the organisation. */
@@ -41,7 +55,10 @@ export const Money = doc(
   { amount: 120, currency: 'EUR' },
 );
 
-/** Query integers arrive as strings; anything but plain digits within bounds is a 400. */
+/**
+ * Query integers arrive as strings; anything but plain digits within bounds is a 400, an empty value too
+ * (`?page=` is not an integer). Left out, the default applies.
+ */
 export function queryInt(name: string, min: number, max: number, fallback: number) {
   const range = Number.isFinite(max) ? `from ${min} to ${max}` : `of at least ${min}`;
   return doc(
@@ -49,10 +66,14 @@ export function queryInt(name: string, min: number, max: number, fallback: numbe
       .string()
       .optional()
       .transform((value, ctx) => {
-        if (value === undefined || value === '') return fallback;
+        if (value === undefined) return fallback;
         const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
-        if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+        if (Number.isNaN(parsed) || parsed < min || parsed > max) {
           ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer ${range}` });
+          return z.NEVER;
+        }
+        if (!Number.isSafeInteger(parsed)) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${Number.MAX_SAFE_INTEGER}` });
           return z.NEVER;
         }
         return parsed;

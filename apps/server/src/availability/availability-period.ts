@@ -14,14 +14,29 @@ export interface Period {
  */
 export function periodOf(query: { date?: string | undefined; from?: string | undefined; to?: string | undefined }): Period {
   if (query.date) {
-    const day = Temporal.PlainDate.from(query.date);
+    const day = withinCalendar('date', query.date);
     return { mode: 'day', from: day, to: day };
   }
-  const from = Temporal.PlainDate.from(query.from!);
-  const to = Temporal.PlainDate.from(query.to!);
+  const from = withinCalendar('from', query.from!);
+  const to = withinCalendar('to', query.to!);
   if (Temporal.PlainDate.compare(to, from) < 0) throw ValidationError.field('to', 'to must be on or after from');
   if (from.until(to, { largestUnit: 'day' }).days > MAX_RANGE_DAYS) {
     throw ValidationError.field('to', `to must be at most ${MAX_RANGE_DAYS} days after from`);
   }
   return { mode: 'range', from, to };
+}
+
+/**
+ * The dates availability answers for. Past dates have no slots anyway; the bounds keep every zone conversion
+ * and database range far from the ends of the calendar (year 0 or 10000), where they would fail.
+ */
+export const FIRST_DATE = Temporal.PlainDate.from('2000-01-01');
+export const LAST_DATE = Temporal.PlainDate.from('2999-12-31');
+
+function withinCalendar(name: string, text: string): Temporal.PlainDate {
+  const date = Temporal.PlainDate.from(text);
+  if (Temporal.PlainDate.compare(date, FIRST_DATE) < 0 || Temporal.PlainDate.compare(date, LAST_DATE) > 0) {
+    throw ValidationError.field(name, `${name} must be from ${FIRST_DATE} to ${LAST_DATE}`);
+  }
+  return date;
 }

@@ -2,6 +2,7 @@ import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
 import { principalOf } from '../auth/principal.js';
+import { VariantNotFoundError } from '../http/domain-errors.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import { periodOf } from './availability-period.js';
 import { loadSnapshot, toSnapshotVariant } from './availability.repository.js';
@@ -13,6 +14,7 @@ export function availabilityRouter({ db, clock }: RouteDeps) {
     variant: async ({ params, query, res }) => {
       const period = periodOf(query);
       const { venue, variant } = await resolveVenueVariant(db, principalOf(res), params.venue_id, params.variant_id);
+      if (!variant) throw new VariantNotFoundError();
 
       const snapshot = await loadSnapshot(db, venue, toSnapshotVariant(variant), period);
       const days = computeDays(snapshot, period, clock.now(), query.guest_count);

@@ -3,6 +3,7 @@ import type { CreateBookingBody } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import { snapshotQuery, toSnapshot, toSnapshotVariant } from '../availability/availability.repository.js';
+import { LAST_DATE } from '../availability/availability-period.js';
 import { decideBooking } from '../availability/compute-slots.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
@@ -11,6 +12,7 @@ import {
   DuplicateExternalIdError,
   SlotUnavailableError,
   ValidationError,
+  VariantNotFoundError,
 } from '../http/domain-errors.js';
 import { tstzrange } from '../shared/instant.js';
 import { toMinor } from '../shared/money.js';
@@ -41,6 +43,8 @@ export interface CreateBookingResult {
   replayed: boolean;
 }
 
+const LAST_START = LAST_DATE.add({ days: 1 }).toZonedDateTime('UTC').toInstant();
+
 /** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
 const ATTEMPTS = 5;
 
@@ -52,13 +56,21 @@ const ATTEMPTS = 5;
 export async function createBooking({ db, principal, venueRef, body, now }: CreateBookingOptions): Promise<CreateBookingResult> {
   const startAt = Temporal.Instant.from(body.start_at);
   if (Temporal.Instant.compare(startAt, now) <= 0) throw ValidationError.field('start_at', 'start_at must be in the future');
+  // The last date availability lists (availability-period.ts); beyond it zone and range arithmetic would overflow.
+  if (Temporal.Instant.compare(startAt, LAST_START) >= 0) throw ValidationError.field('start_at', `start_at must be before ${LAST_START}`);
   const priceMinor = toMinor(body.price_paid.amount, body.price_paid.currency);
   if (priceMinor === undefined) {
     throw ValidationError.field('price_paid.amount', `price_paid.amount has more decimals than ${body.price_paid.currency} allows`);
   }
 
-  const { venue, variant } = await resolveVenueVariant(db, principal, venueRef, body.variant_id);
   const externalId = body.external_id ?? null;
+  const { venue, variant } = await resolveVenueVariant(db, principal, venueRef, body.variant_id);
+  if (!variant) {
+    // A retry whose variant changed is still a retry: the original booking wins over the 404.
+    const original = externalId ? await findBookingByExternalId(db, venue.id, externalId) : undefined;
+    if (original) return { booking: original, replayed: true };
+    throw new VariantNotFoundError();
+  }
 
   const end = startAt.add({ minutes: variant.duration_minutes });
   const snapshotVariant = toSnapshotVariant(variant);

@@ -19,6 +19,8 @@ export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
     res.status(500).json({ error: 'Internal server error', request_id: requestId });
     return;
   }
+  // RFC 9110: a 401 names the scheme to use.
+  if (domain.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="partner-api"');
   res.status(domain.status).json({ ...domain.body(), request_id: requestId });
 };
 

@@ -1,6 +1,9 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
+import { ValidationError } from './domain-errors.js';
 
-const parse = express.json({ limit: '100kb', strict: true, type: ['application/json', 'application/*+json'] });
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const parse = express.json({ limit: '100kb', strict: true, type: JSON_TYPES });
+
 
 /**
  * Parses JSON bodies but holds back a parse error until authentication has run, so the order of
@@ -9,9 +12,15 @@ const parse = express.json({ limit: '100kb', strict: true, type: ['application/j
 export const jsonBody: RequestHandler = (req, res, next) => {
   parse(req, res, (error?: unknown) => {
     if (error) res.locals.bodyError = error;
+    // A body sent as a form or text would otherwise be read as no body at all ("variant_id is required").
+    else if (hasBody(req) && !req.is(JSON_TYPES)) res.locals.bodyError = ValidationError.field('body', 'body must be JSON, sent with Content-Type: application/json');
     next();
   });
 };
+
+
+/** As type-is decides it (and so body-parser): a body is announced by Transfer-Encoding or a non-zero length. */
+const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Raises the held-back body error, after authentication. */
 export const rejectBadBody: RequestHandler = (_req, res, next) => {

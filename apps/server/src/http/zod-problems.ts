@@ -9,7 +9,9 @@ export function problemsOf(error: ZodError, root?: string): FieldProblem[] {
   return error.issues.map((issue) => {
     // A problem with the whole body or query (an array where an object belongs) is named after it.
     const path = issue.path.length ? issue.path.join('.') : (root ?? '');
-    const text = sentence(issue);
+    // A query parameter sent twice (`?page=1&page=2`, `page[]=1`) arrives as an array.
+    const repeated = root === 'query' && issue.code === 'invalid_type' && issue.received === 'array';
+    const text = repeated ? 'must be given once' : sentence(issue);
     const named = text.startsWith(path) && /^[^\w.[]/.test(text.slice(path.length)); // already names its field
     const message = !path || named ? text : `${path} ${text}`;
     return { path, message };
@@ -29,7 +31,8 @@ export function sentence(issue: ZodIssue): string {
     case 'invalid_literal':
       return `must be ${JSON.stringify(issue.expected)}`;
     case 'too_small':
-      return issue.type === 'string' ? `must be at least ${String(issue.minimum)} characters` : `must be at least ${String(issue.minimum)}`;
+      if (issue.type !== 'string') return `must be at least ${String(issue.minimum)}`;
+      return issue.minimum === 1 ? 'must not be empty' : `must be at least ${String(issue.minimum)} characters`;
     case 'too_big':
       return issue.type === 'string' ? `must be at most ${String(issue.maximum)} characters` : `must be at most ${String(issue.maximum)}`;
     case 'invalid_string':

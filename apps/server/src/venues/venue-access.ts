@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
-import { ForbiddenError, VariantNotFoundError, VenueNotFoundError } from '../http/domain-errors.js';
+import { ForbiddenError, VenueNotFoundError } from '../http/domain-errors.js';
 import { findVenue, findVenueWithVariant, type VenueKey, type VenueRow } from './venues.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,11 +14,10 @@ export async function resolveVenue(db: Db, principal: Principal, ref: string): P
   return checked(principal, await findVenue(db, venueKey(principal, ref)));
 }
 
-/** resolveVenue, and then the variant of that venue (404 VARIANT_NOT_FOUND), read in the same round trip. */
+/** resolveVenue, and the variant of that venue (null when it has none such), read in the same round trip. */
 export async function resolveVenueVariant(db: Db, principal: Principal, ref: string, variantId: string) {
   const row = await findVenueWithVariant(db, venueKey(principal, ref), variantId.toLowerCase());
   const { variant, ...venue } = checked(principal, row);
-  if (!variant) throw new VariantNotFoundError();
   return { venue, variant };
 }
 
