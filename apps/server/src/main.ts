@@ -2,7 +2,7 @@ import { createApp } from './app.js';
 import { loadConfig } from './config/config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
-import { seedDemoDataIfEmpty } from './demo/seed-demo.js';
+import { DEMO_KEY_ID, seedDemoDataIfEmpty } from './demo/seed-demo.js';
 import { createLogger } from './logger.js';
 import { systemClock } from './shared/clock.js';
 
@@ -16,7 +16,12 @@ async function main() {
 
   if (database.kind === 'pglite' && config.demoData) {
     const demo = await seedDemoDataIfEmpty(database.db, config.keyEncryptionKey);
-    if (demo) {
+    if (demo && 'revoked' in demo) {
+      process.stdout.write(
+        `\n  Demo data present. The demo key ${DEMO_KEY_ID} of ${demo.organisation} was revoked (regenerated);\n` +
+          `  its successor is a real secret: \`pnpm spa keys list --org ${demo.organisation}\`, then \`pnpm spa keys reveal ID\`.\n\n`,
+      );
+    } else if (demo) {
       process.stdout.write(
         `\n  Demo data ${demo.loaded ? 'loaded' : 'present'}. Demo API key (organisation ${demo.organisation}):\n\n` +
           `    ${demo.apiKey}\n\n` +

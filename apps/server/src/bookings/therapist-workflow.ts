@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
-import type { BookingStatus } from '../db/schema.js';
+import type { BookingStatus, Database } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../shared/instant.js';
 import { holdKeys, isLostRace, lockBooking, lockHolds, releaseReservations, therapistsBusyElsewhere } from './bookings.repository.js';
 
@@ -26,7 +27,7 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
         .where('booking_id', '=', booking.id)
         .where('therapist_id', '=', input.therapistId)
         .executeTakeFirst();
-      if (!offer) throw new BookingWorkflowError(`Therapist ${input.therapistId} was not offered booking ${booking.id}`);
+      if (!offer) throw await notOffered(trx, booking, input.therapistId);
 
       const reserved = await trx.selectFrom('therapist_reservations').select(['therapist_id', 'venue_id', 'during']).where('booking_id', '=', booking.id).execute();
       if (!reserved.some((r) => r.therapist_id === input.therapistId)) {
@@ -87,4 +88,14 @@ export async function finishBooking(db: Db, input: { bookingId: string; outcome:
       .returning(['id', 'status', 'therapist_id'])
       .executeTakeFirstOrThrow();
   });
+}
+
+/** Why a therapist cannot accept a booking they were not offered, in the operator's terms. */
+async function notOffered(trx: Transaction<Database>, booking: { id: string; treatment_id: string }, therapistId: string) {
+  const therapist = await trx.selectFrom('therapists').select('skills').where('id', '=', therapistId).executeTakeFirst();
+  if (!therapist) return new BookingWorkflowError(`No therapist ${therapistId}`);
+  const { required_skills } = await trx.selectFrom('treatments').select('required_skills').where('id', '=', booking.treatment_id).executeTakeFirstOrThrow();
+  const missing = required_skills.filter((skill) => !therapist.skills.includes(skill));
+  if (missing.length) return new BookingWorkflowError(`Therapist ${therapistId} lacks the skills booking ${booking.id} needs: ${missing.join(', ')}`);
+  return new BookingWorkflowError(`Therapist ${therapistId} was not offered booking ${booking.id} (not on shift at that venue, or not free when it was made)`);
 }

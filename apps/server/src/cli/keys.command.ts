@@ -1,11 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { createKey, listKeys, parseScopes, regenerateDashboardKey, revealKey, revokeKey } from '../keys/keys.service.js';
+import { createKey, listKeys, MAX_RATE_LIMIT, parseScopes, regenerateDashboardKey, revealKey, revokeKey } from '../keys/keys.service.js';
 import { formatTable } from './format-table.js';
 import { withOperatorContext } from './operator-context.js';
 
-const positiveInt = (value: string) => {
+const rateLimit = (value: string) => {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_RATE_LIMIT) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_RATE_LIMIT}`);
   return n;
 };
 
@@ -19,7 +19,7 @@ keysCommand
   .requiredOption('--org <slug>', 'organisation slug')
   .option('--venue <slug>', 'restrict the key to this venue of the organisation')
   .option('--scopes <list>', 'comma-separated scopes (default: venues:read,treatments:read,customers:read,bookings:read)')
-  .option('--rate-limit <n>', 'requests per minute for this key', positiveInt)
+  .option('--rate-limit <n>', 'requests per minute for this key', rateLimit)
   .action(async (options: { org: string; venue?: string; scopes?: string; rateLimit?: number }) => {
     const scopes = parseScopes(options.scopes);
     const { id, key } = await withOperatorContext(({ db, vault }) =>

@@ -13,8 +13,14 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    const reason = error instanceof Error ? error.message : String(error);
+    // Kysely reports a database it cannot reach as a failed migration run; say what it is.
+    const what = failed ? `Migration ${failed.migrationName} failed` : isConnectionError(error) ? 'Cannot connect to the database' : 'Migrating the database failed';
+    throw new Error(`${what}: ${reason}`, { cause: error });
   }
+}
+
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', '3D000', '28P01', '28000'].includes(code);
 }

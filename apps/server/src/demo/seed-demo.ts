@@ -6,20 +6,18 @@ import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError, revealKey } from '../keys/keys.service.js';
 
 const DEMO_FILE = new URL('./demo-data.json', import.meta.url);
-/** Maisons Lumière, whose dashboard key `de0000000001` has all six scopes (see demo-data.json and the README). */
-const DEMO_ORGANISATION_ID = 'e3a10eef-7100-5940-b852-5a743dcd2e2b';
+/** Maisons Lumière's dashboard key in demo-data.json (all six scopes), the one the README's commands use. */
+export const DEMO_KEY_ID = 'de0000000001';
 
-export interface DemoSeed {
-  /** True when this call imported the demo data; false when it was already there. */
-  loaded: boolean;
-  organisation: string;
-  apiKey: string;
-}
+export type DemoSeed =
+  | { loaded: boolean; organisation: string; apiKey: string }
+  /** The demo key was revoked (regenerated): its successor is a real secret and is never printed at start. */
+  | { loaded: boolean; organisation: string; revoked: true };
 
 /**
- * A newcomer's first start: a database with no organisation gets the demo data. Later starts print the
- * demo organisation's active dashboard key again (the regenerated one, if it was regenerated), so the
- * README's curl keeps working. Undefined when the demo organisation is not there or has no usable key.
+ * A newcomer's first start: a database with no organisation gets the demo data. Later starts print the demo
+ * key again while it is active, so the README's curl keeps working. Undefined when the demo data is not there
+ * or the key was stored under another KEY_ENCRYPTION_KEY.
  */
 export async function seedDemoDataIfEmpty(db: Db, keyEncryptionKey: Buffer): Promise<DemoSeed | undefined> {
   const vault = new KeyVault(keyEncryptionKey);
@@ -30,12 +28,11 @@ export async function seedDemoDataIfEmpty(db: Db, keyEncryptionKey: Buffer): Pro
   const key = await db
     .selectFrom('api_keys')
     .innerJoin('organisations', 'organisations.id', 'api_keys.organisation_id')
-    .select(['api_keys.id', 'organisations.slug'])
-    .where('api_keys.organisation_id', '=', DEMO_ORGANISATION_ID)
-    .where('api_keys.kind', '=', 'dashboard')
-    .where('api_keys.revoked_at', 'is', null)
+    .select(['api_keys.id', 'api_keys.revoked_at', 'organisations.slug'])
+    .where('api_keys.id', '=', DEMO_KEY_ID)
     .executeTakeFirst();
   if (!key) return undefined;
+  if (key.revoked_at !== null) return { loaded, organisation: key.slug, revoked: true };
   try {
     return { loaded, organisation: key.slug, apiKey: (await revealKey(db, vault, key.id)).key };
   } catch (error) {

@@ -5,6 +5,7 @@ import type { Db } from '../db/connect.js';
 import { sentence } from '../http/zod-problems.js';
 import { checkAgainstDatabase } from './check-database.js';
 import { ImportValidationError } from './import-error.js';
+import { referenceProblemsOfMalformed } from './salvage.js';
 import { upsertApiKeys } from './upsert-keys.js';
 import { releaseFileBookings, upsertBookings } from './upsert-bookings.js';
 import { upsertCustomers, upsertOrganisations, upsertTherapists } from './upsert-people.js';
@@ -49,12 +50,11 @@ export async function importVenueData(db: Db, file: unknown, vault: KeyVault, no
 export function parseVenueData(file: unknown): VenueData {
   const parsed = VenueDataFile.safeParse(file);
   if (!parsed.success) {
-    throw new ImportValidationError(
-      parsed.error.issues.map((issue) => {
-        const path = issue.path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
-        return { path, message: `${path || '(file)'}: ${sentence(issue)}` };
-      }),
-    );
+    const shape = parsed.error.issues.map((issue) => {
+      const path = issue.path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+      return { path, message: `${path || '(file)'}: ${sentence(issue)}` };
+    });
+    throw new ImportValidationError([...shape, ...referenceProblemsOfMalformed(file, shape)]);
   }
   const problems = validateReferences(parsed.data);
   if (problems.length) throw new ImportValidationError(problems);

@@ -19,12 +19,14 @@ interface Placement {
   end: Temporal.Instant;
   /** Names a booking already placed: its path when it is in the file, else its id. */
   describe: (bookingId: string) => string;
+  /** Therapists the booking is offered to (its own, and for a booking still waiting, every qualified one). */
+  offeredTo: string[];
 }
 
 /**
  * A live imported booking holds the smallest free eligible room over [start, end + turnover buffer) and each
- * of its therapists over [start, end), under the same exclusion constraints as the API. Its therapists are
- * also the ones it is offered to, so they can accept it. Returns the clashes as problems of the booking.
+ * of its therapists over [start, end), under the same exclusion constraints as the API, and is offered to
+ * `offeredTo`, who can then accept it. Returns the clashes as problems of the booking.
  */
 export async function placeReservations(trx: Trx, p: Placement): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
@@ -58,9 +60,11 @@ export async function placeReservations(trx: Trx, p: Placement): Promise<FieldPr
     await trx.insertInto('room_reservations').values({ booking_id: p.booking.id, room_id: room.id, during: roomRange }).execute();
     if (ids.length) {
       await trx.insertInto('therapist_reservations').values(ids.map((therapist_id) => ({ booking_id: p.booking.id, therapist_id, venue_id: p.venue.id, during: therapistRange }))).execute();
+    }
+    if (p.offeredTo.length) {
       await trx
         .insertInto('booking_offers')
-        .values(ids.map((therapist_id) => ({ booking_id: p.booking.id, therapist_id })))
+        .values(p.offeredTo.map((therapist_id) => ({ booking_id: p.booking.id, therapist_id })))
         .onConflict((oc) => oc.columns(['booking_id', 'therapist_id']).doNothing())
         .execute();
     }

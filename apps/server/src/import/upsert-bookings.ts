@@ -34,6 +34,13 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
   const positions = new Map(data.bookings.map((b, i) => [b.id, i]));
   const describe = (id: string) => (positions.has(id) ? `bookings[${positions.get(id)}]` : `booking ${id}`);
   const problems: FieldProblem[] = [];
+  // The broadcast of spec 3.1, as the API makes it: a booking still waiting for a therapist is offered to every
+  // therapist of the venue who has the treatment's skills (a shift or an override there).
+  const broadcast = (venue: VenueData['venues'][number], treatment: VenueData['venues'][number]['treatments'][number]) =>
+    data.therapists
+      .filter((t) => t.organisation_id === venue.organisation_id && treatment.required_skills.every((skill) => t.skills.includes(skill)))
+      .filter((t) => t.shifts.some((s) => s.venue_id === venue.id) || t.shift_overrides.some((o) => o.venue_id === venue.id))
+      .map((t) => t.id);
   for (const [index, booking] of data.bookings.entries()) {
     const { venue, treatment, variant } = variants.get(booking.variant_id)!;
     const start = Temporal.Instant.from(booking.start_at);
@@ -84,7 +91,8 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
       .execute();
 
     if (LIVE_STATUSES.includes(booking.status)) {
-      problems.push(...(await placeReservations(trx, { booking, at: `bookings[${index}]`, venue, treatment, start, end, describe })));
+      const offeredTo = booking.status === 'confirmed' ? booking.therapist_ids : [...new Set([...booking.therapist_ids, ...broadcast(venue, treatment)])];
+      problems.push(...(await placeReservations(trx, { booking, at: `bookings[${index}]`, venue, treatment, start, end, describe, offeredTo })));
     }
   }
   return problems;

@@ -1,4 +1,5 @@
-import { CurrencyCode, Money, Scope } from '@spa/contract';
+import { chars, CurrencyCode, MAX_PRICE, Money, Scope } from '@spa/contract';
+import { MAX_RATE_LIMIT } from '../keys/keys.service.js';
 import { z } from 'zod';
 import { minorDigits, toMinor } from '../shared/money.js';
 
@@ -11,14 +12,16 @@ const hex = (length: number) => z.string().regex(new RegExp(`^[0-9a-f]{${length}
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time of day HH:mm or HH:mm:ss');
 const date = z.string().date('must be a date YYYY-MM-DD');
 const instant = z.string().datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset' });
-const text = z.string().min(1, 'must not be empty');
-const optionalText = z.string().nullable().optional().default(null);
+// PostgreSQL text cannot hold the NUL character; the file is told so with the field's path.
+const noNul = [(s: string) => !s.includes('\u0000'), 'must not contain the NUL character (\\u0000)'] as const;
+const text = z.string().min(1, 'must not be empty').refine(...noNul);
+const optionalText = z.string().refine(...noNul).nullable().optional().default(null);
 const days = z.array(z.number().int().min(0).max(6, 'days are 0 (Sunday) to 6 (Saturday)')).max(7);
-const minutes = z.number().int('must be a whole number of minutes').min(0);
+const minutes = z.number().int('must be a whole number of minutes').min(0).max(525_600, 'must be at most 525600 (a year)');
 
 /** Money of the API, refused when it has more decimals than its currency allows (stored in minor units). */
-const money = Money.strict().superRefine((value, ctx) => {
-  if (/^[A-Z]{3}$/.test(value.currency) && toMinor(value.amount, value.currency) === undefined) {
+const money = Money.extend({ amount: z.number().min(0, 'must not be negative').max(MAX_PRICE, `must be at most ${MAX_PRICE}`) }).strict().superRefine((value, ctx) => {
+  if (/^[A-Z]{3}$/.test(value.currency) && value.amount <= MAX_PRICE && toMinor(value.amount, value.currency) === undefined) {
     ctx.addIssue({ code: 'custom', path: ['amount'], message: `must have at most ${minorDigits(value.currency)} decimals in ${value.currency}` });
   }
 });
@@ -34,7 +37,7 @@ const block = z.union(
 );
 
 const variant = z
-  .object({ id, name: text, duration_minutes: z.number().int().min(1, 'must be at least 1'), price: money, is_default: z.boolean() })
+  .object({ id, name: text, duration_minutes: z.number().int().min(1, 'must be at least 1').max(1440, 'must be at most 1440 (a day)'), price: money, is_default: z.boolean() })
   .strict();
 
 const treatment = z
@@ -80,7 +83,7 @@ const venue = z
       .object({
         type: z.enum(['recurring', 'one_time']),
         days_of_week: days.default([]),
-        recurrence_interval: z.number().int().min(1).nullable().optional().default(1),
+        recurrence_interval: z.number().int().min(1).max(52, 'must be at most 52 (weeks)').nullable().optional().default(1),
         start_date: date.nullable().optional().default(null),
         end_date: date.nullable().optional().default(null),
       })
@@ -95,7 +98,7 @@ const venue = z
     inter_venue_buffer_minutes: minutes.default(0),
     cancellation_policy: z.object({ partner: z.array(tier), customer: z.array(tier) }).strict(),
     blocks: z.array(block).default([]),
-    rooms: z.array(z.object({ id, name: text, capacity: z.number().int().min(1, 'must be at least 1') }).strict()).default([]),
+    rooms: z.array(z.object({ id, name: text, capacity: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100') }).strict()).default([]),
     treatments: z.array(treatment).default([]),
   })
   .strict();
@@ -139,7 +142,7 @@ const booking = z
     total_price: money,
     external_id: optionalText,
     external_reference: optionalText,
-    notes: z.string().max(500).nullable().optional().default(null),
+    notes: chars(z.string(), 0, 500).refine(...noNul).nullable().optional().default(null),
     therapist_ids: z.array(id).default([]),
   })
   .strict();
@@ -152,7 +155,7 @@ const apiKey = z
     venue_id: id.nullable().default(null),
     scopes: z.array(Scope).min(1, 'must grant at least one scope'),
     kind: z.enum(['dashboard', 'operator']),
-    rate_limit_per_min: z.number().int().min(1).nullable().default(null),
+    rate_limit_per_min: z.number().int().min(1).max(MAX_RATE_LIMIT, `must be at most ${MAX_RATE_LIMIT}`).nullable().default(null),
     revoked: z.boolean().default(false),
   })
   .strict();

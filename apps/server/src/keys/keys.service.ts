@@ -27,6 +27,9 @@ export interface CreateKeyInput {
   kind?: 'dashboard' | 'operator';
 }
 
+/** Requests per minute a key may be given: far above any partner, and within the database's integer. */
+export const MAX_RATE_LIMIT = 1_000_000;
+
 /** `--scopes a,b` as scopes; unknown names are refused with the list of known ones. */
 export function parseScopes(list: string | undefined): Scope[] {
   return list === undefined ? DEFAULT_SCOPES : checkScopes(list.split(',').map((s) => s.trim()).filter(Boolean));
@@ -37,10 +40,13 @@ export async function createKey(db: Db, vault: KeyVault, input: CreateKeyInput):
   const kind = input.kind ?? 'operator';
   const scopes = input.scopes === undefined ? DEFAULT_SCOPES : checkScopes(input.scopes);
   const rateLimit = input.rateLimitPerMin ?? null;
-  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) throw new OperatorError(`The rate limit must be a positive whole number of requests per minute, not ${rateLimit}`);
+  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT)) {
+    throw new OperatorError(`The rate limit must be a whole number of requests per minute from 1 to ${MAX_RATE_LIMIT}, not ${rateLimit}`);
+  }
   const org = await organisation(db, input.orgSlug);
   let venueId: string | null = null;
-  if (input.venueSlug) {
+  if (input.venueSlug !== undefined) {
+    if (input.venueSlug.trim() === '') throw new OperatorError('--venue needs the slug of a venue; leave it out for a key to every venue');
     if (kind === 'dashboard') throw new OperatorError('A dashboard key covers every venue of its organisation; it cannot be restricted to a venue');
     const venue = await repo.findVenueBySlug(db, org.id, input.venueSlug);
     if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);

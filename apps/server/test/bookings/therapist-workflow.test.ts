@@ -84,10 +84,16 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       expect(after.filter((id) => tentative.includes(id))).toHaveLength(1);
     });
 
-    it('refuses a therapist the booking was not offered to, and an unknown booking', async () => {
+    it('refuses a therapist the booking was not offered to, saying why, and an unknown booking', async () => {
       const booking = await book('2026-11-26T09:00:00Z');
       const before = await state(booking.id);
-      await expect(accept(booking.id, unskilled.id)).rejects.toThrow(new BookingWorkflowError(`Therapist ${unskilled.id} was not offered booking ${booking.id}`));
+      await expect(accept(booking.id, unskilled.id)).rejects.toThrow(new BookingWorkflowError(`Therapist ${unskilled.id} lacks the skills booking ${booking.id} needs: massage`));
+      const elsewhere = await makeTherapist(ctx.db, f.organisation.id, { skills: ['massage'], shifts: [] });
+      await expect(accept(booking.id, elsewhere.id)).rejects.toThrow(
+        new BookingWorkflowError(`Therapist ${elsewhere.id} was not offered booking ${booking.id} (not on shift at that venue, or not free when it was made)`),
+      );
+      const nobody = '00000000-0000-4000-8000-00000000000f';
+      await expect(accept(booking.id, nobody)).rejects.toThrow(new BookingWorkflowError(`No therapist ${nobody}`));
       expect(await state(booking.id)).toEqual(before);
       const missing = '00000000-0000-4000-8000-000000000000';
       await expect(accept(missing, unskilled.id)).rejects.toThrow(new BookingWorkflowError(`No booking ${missing}`));

@@ -173,6 +173,36 @@ describe('importVenueData: an invalid file', () => {
     expect(await counts(ctx)).toEqual(before);
   });
 
+  it('reports reference problems of the well-shaped entries along with the shape problems, in one run', async () => {
+    const { file, ids, booking } = makeVenueFile();
+    file.customers[1]!.email = 'not-an-email'; // shape
+    file.bookings.push(booking({ therapist_ids: ['00000000-0000-4000-8000-000000000001'] })); // reference
+    file.venues[0]!.treatments[0]!.variants[0]!.is_default = false; // rule across fields
+    file.bookings.push(booking({ customer_id: ids.bruno, start_at: '2026-12-02T10:00:00+01:00' })); // names the malformed customer: not noise
+    const problems = await problemsOf(importVenueData(ctx.db, file, ctx.vault));
+    expect(problems).toContain('customers[1].email: must be a valid email address');
+    expect(problems).toContain('bookings[0].therapist_ids[0]: no therapist 00000000-0000-4000-8000-000000000001 in the file (a file must contain every entity it references)');
+    expect(problems.some((p) => p.startsWith('venues[0].treatments[0].variants'))).toBe(true);
+    expect(problems.some((p) => p.includes(ids.bruno))).toBe(false);
+  });
+
+  it('names the field of a value the database could not store: a NUL character, an integer or an amount too large', async () => {
+    const { file, ids } = makeVenueFile();
+    file.venues[0]!.name = 'Spa\u0000Test';
+    file.venues[0]!.rooms[0]!.capacity = 3_000_000_000;
+    file.venues[0]!.treatments[0]!.variants[0]!.duration_minutes = 1e13;
+    file.venues[0]!.treatments[0]!.variants[1]!.price = { amount: 1e20, currency: 'EUR' };
+    file.api_keys[0]!.rate_limit_per_min = 3_000_000_000;
+    expect(await problemsOf(importVenueData(ctx.db, file, ctx.vault))).toEqual([
+      'api_keys[0].rate_limit_per_min: must be at most 1000000',
+      'venues[0].name: must not contain the NUL character (\\u0000)',
+      'venues[0].rooms[0].capacity: must be at most 100',
+      'venues[0].treatments[0].variants[0].duration_minutes: must be at most 1440 (a day)',
+      'venues[0].treatments[0].variants[1].price.amount: must be at most 1000000000',
+    ]);
+    expect(await ctx.db.selectFrom('organisations').select('id').where('id', '=', ids.organisation).executeTakeFirst()).toBeUndefined();
+  });
+
   it('says clearly when the file is not an object', async () => {
     expect(await problemsOf(importVenueData(ctx.db, [], ctx.vault))).toEqual(['(file): must be an object']);
   });

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
+import { DEMO_KEY_ID, seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
+import { KeyVault } from '../../src/auth/api-key.js';
+import { regenerateDashboardKey } from '../../src/keys/keys.service.js';
+import { createTestContext, type TestContext } from '../support/test-app.js';
+import { demoFile } from './venue-file.js';
+
+describe('the demo data of pnpm start', () => {
+  let ctx: TestContext;
+  const keyEncryptionKey = randomBytes(32);
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('loads into an empty database once, then prints the fixed demo key on every start', async () => {
+    const first = await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey);
+    expect(first).toEqual({ loaded: true, organisation: 'maisons-lumiere', apiKey: `sk_live_${DEMO_KEY_ID}_${demoFile().api_keys[0].secret}` });
+    expect(await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey)).toEqual({ ...first, loaded: false });
+  });
+
+  it('offers a pending demo booking to every qualified therapist of its venue, who can accept it', async () => {
+    const file = demoFile();
+    const pending = file.bookings.find((b: { status: string; therapist_ids: string[] }) => b.status === 'pending' && b.therapist_ids.length === 1);
+    const offers = await ctx.db.selectFrom('booking_offers').select('therapist_id').where('booking_id', '=', pending.id).execute();
+    expect(offers.length).toBeGreaterThan(1);
+    const other = offers.map((o) => o.therapist_id).find((id) => id !== pending.therapist_ids[0])!;
+    const accepted = await acceptBooking(ctx.db, { bookingId: pending.id, therapistId: other, now: ctx.clock.now() });
+    expect([accepted.status, accepted.therapist_id]).toEqual(['confirmed', other]);
+  });
+
+  it('never prints the successor of a regenerated demo key: a real secret', async () => {
+    const { key } = await regenerateDashboardKey(ctx.db, new KeyVault(keyEncryptionKey), 'maisons-lumiere');
+    const seed = await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey);
+    expect(seed).toEqual({ loaded: false, organisation: 'maisons-lumiere', revoked: true });
+    expect(JSON.stringify(seed)).not.toContain(key);
+  });
+});
