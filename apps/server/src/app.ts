@@ -41,7 +41,7 @@ export function createApp(deps: AppDeps): Express {
   // The interactive reference and the raw document, both generated from the contract.
   const openapi = buildOpenApiDocument(deps.config.publicUrl);
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API' }));
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API', customCss: '' }));
 
   const authenticated = authenticate(deps.db, routeDeps.vault);
   app.use(rejectUndecodablePath(authenticated));

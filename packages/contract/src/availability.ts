@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, commonErrors, ErrorBody } from './errors.js';
+import { badRequest, commonErrors, errorOf } from './errors.js';
 import { doc, IsoDate, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
 
 const c = initContract();
@@ -60,9 +60,9 @@ export const availabilityContract = c.router({
     query: AvailabilityQuery,
     responses: {
       200: single(z.union([DayAvailability, RangeAvailability])),
-      ...badRequest,
       ...commonErrors,
-      404: doc(ErrorBody, 'Venue not found, or Variant not found'),
+      ...badRequest('date must be a date in the form YYYY-MM-DD', 'date'),
+      404: errorOf('`Venue not found`, or `Variant not found`', 'Variant not found'),
     },
     summary: 'Slots of one variant (preview)',
     description:

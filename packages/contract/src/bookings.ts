@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, CodedErrorBody, commonErrors, ErrorBody } from './errors.js';
+import { badRequest, coded, commonErrors, errorOf, REQUEST_ID, ScopeErrorBody } from './errors.js';
 import { chars, doc, Money, single, UtcInstant, Uuid } from './common.js';
 import { VenuePath } from './venues.js';
 
@@ -95,11 +95,15 @@ export const bookingsContract = c.router({
     responses: {
       201: doc(single(Booking), 'Created, status pending'),
       200: doc(single(Booking), 'Replay of an earlier request with the same external_id (header Idempotent-Replayed: true)'),
-      ...badRequest,
       ...commonErrors,
-      404: doc(ErrorBody, 'Venue not found, or Variant not found'),
-      409: doc(ErrorBody, 'slot_unavailable, or duplicate_external_id while the first request is in flight'),
-      422: doc(ErrorBody, 'price_paid.currency must equal the venue currency (EUR)'),
+      ...badRequest('guest.email must be a valid email address', 'guest.email'),
+      404: errorOf('`Venue not found`, or `Variant not found`', 'Variant not found'),
+      409: errorOf(
+        '`slot_unavailable`: start_at is not a slot availability lists now (taken meanwhile, or never listed: check it against start_at of a slot); ' +
+          'or `duplicate_external_id` while a first request with that external_id is in flight (retry it)',
+        'slot_unavailable',
+      ),
+      422: errorOf('price_paid.currency must equal the venue currency', 'price_paid.currency must equal the venue currency (EUR)'),
     },
     summary: 'Create a booking (preview)',
     description:
@@ -115,12 +119,17 @@ export const bookingsContract = c.router({
     }),
     body: CancelBookingBody,
     responses: {
-      200: single(Booking),
-      ...badRequest,
+      200: doc(single(Booking), 'The cancelled booking, with its cancellation block'),
       ...commonErrors,
-      404: doc(CodedErrorBody, 'BOOKING_NOT_FOUND'),
-      409: doc(CodedErrorBody, 'AMBIGUOUS_EXTERNAL_ID: the external id matches bookings at several venues'),
-      422: doc(CodedErrorBody, 'BOOKING_ALREADY_CANCELLED: already cancelled, completed or no-show'),
+      ...badRequest('reason is required', 'reason'),
+      403: doc(
+        ScopeErrorBody.extend({ message: z.string().optional() }),
+        '`Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access)',
+        { error: 'FORBIDDEN', message: 'This booking belongs to a venue your key cannot access', request_id: REQUEST_ID },
+      ),
+      404: coded('`BOOKING_NOT_FOUND`', 'BOOKING_NOT_FOUND', 'Booking not found'),
+      409: coded('`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; cancel by UUID', 'AMBIGUOUS_EXTERNAL_ID', 'This external id matches bookings at several venues; cancel by booking id'),
+      422: coded('`BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show', 'BOOKING_ALREADY_CANCELLED', 'Booking is already cancelled and cannot be cancelled'),
     },
     summary: 'Cancel a booking (preview)',
     description: 'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once.',

@@ -1,9 +1,15 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
-/** Attaches an OpenAPI description and example to a schema (read by @ts-rest/open-api). */
+/**
+ * A copy of a schema with an OpenAPI description and example (read by @ts-rest/open-api). extendApi annotates
+ * the instance it is given, so annotating a shared schema (Money, ErrorBody) in place would change it
+ * everywhere; the copy keeps the original's other annotations (lengths, formats) but not its example.
+ */
 export function doc<T extends z.ZodTypeAny>(schema: T, description: string, example?: unknown): T {
-  return extendApi(schema, example === undefined ? { description } : { description, example });
+  const { example: _inherited, ...annotations } = (schema as { metaOpenApi?: Record<string, unknown> }).metaOpenApi ?? {};
+  const copy = schema.describe(description) as T;
+  return extendApi(copy, { ...annotations, description, ...(example === undefined ? {} : { example }) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, commonErrors, ErrorBody } from './errors.js';
+import { badRequest, commonErrors, errorOf } from './errors.js';
 import { CurrencyCode, doc, IsoDate, page, PaginationQuery, single, TimeOfDay, Uuid, VenueRef } from './common.js';
 
 const c = initContract();
@@ -67,7 +67,7 @@ export const venuesContract = c.router({
     method: 'GET',
     path: '/venues',
     query: PaginationQuery,
-    responses: { 200: page(VenueSummary), ...badRequest, ...commonErrors },
+    responses: { 200: page(VenueSummary), ...commonErrors, ...badRequest('page must be an integer of at least 1', 'page') },
     summary: 'List venues',
     description: 'Active venues within the key\'s scope (its organisation, or its one venue), ordered by name.',
     metadata: { scope: 'venues:read' },
@@ -76,7 +76,7 @@ export const venuesContract = c.router({
     method: 'GET',
     path: '/venues/:venue_id',
     pathParams: VenuePath,
-    responses: { 200: single(VenueDetail), ...commonErrors, 404: doc(ErrorBody, 'Venue not found') },
+    responses: { 200: single(VenueDetail), ...commonErrors, 404: errorOf('`Venue not found`', 'Venue not found') },
     summary: 'Get a venue',
     description: 'One venue in the detail shape, by UUID or slug. Does not embed the treatment catalogue.',
     metadata: { scope: 'venues:read' },

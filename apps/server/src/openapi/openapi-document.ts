@@ -64,5 +64,37 @@ export function buildOpenApiDocument(serverUrl?: string) {
       },
     },
   );
+  return describeResponses(document);
+}
+
+type Document = ReturnType<typeof generateOpenApi>;
+interface Response {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: { 'application/json'?: { schema?: { description?: string } } };
+}
+
+const header = (description: string, example: string) => ({ description, schema: { type: 'string' }, example });
+const REQUEST_ID_HEADER = header('The request id: yours when you sent a sane X-Request-Id, else a new UUID. Quote it to support.', '5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11');
+
+/**
+ * @ts-rest/open-api describes each response by its status code alone ("409") and declares no headers; the
+ * reference shows what the contract says instead: the schema's own description, and the headers every
+ * answer (X-Request-Id), a replay (Idempotent-Replayed) and a 429 (Retry-After) carry.
+ */
+function describeResponses(document: Document): Document {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, { responses?: Record<string, Response> }>)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const described = response.content?.['application/json']?.schema?.description;
+        if (response.description === status) response.description = described ?? (status === '201' ? 'Created' : 'Success');
+        response.headers = { 'X-Request-Id': REQUEST_ID_HEADER, ...response.headers };
+        if (status === '429') response.headers['Retry-After'] = header('Seconds to wait before the next request', '12');
+        if (status === '200' && method === 'post' && path.endsWith('/bookings')) {
+          response.headers['Idempotent-Replayed'] = header('`true`: the booking of an earlier request with this external_id', 'true');
+        }
+      }
+    }
+  }
   return document;
 }

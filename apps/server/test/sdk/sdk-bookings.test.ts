@@ -89,6 +89,10 @@ describe('the SDK books and cancels, against the running app', () => {
     const { key } = await makeApiKey(ctx.db, ctx.vault, stranger.id);
     if (!created.ok) return;
     const foreign = await createPartnerClient({ baseUrl, apiKey: key }).cancelBooking(created.data.id, { reason: 'Not mine' });
-    expect(!foreign.ok && [foreign.error.status, foreign.error.code]).toEqual([403, ErrorCode.BookingForbidden]);
+    expect(!foreign.ok && [foreign.error.status, foreign.error.code, foreign.error.body]).toEqual([
+      403,
+      ErrorCode.BookingForbidden,
+      { error: 'FORBIDDEN', message: 'This booking belongs to a venue your key cannot access', request_id: expect.any(String) },
+    ]);
   });
 });
