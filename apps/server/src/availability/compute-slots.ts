@@ -65,7 +65,7 @@ export function computeDays(
 export function findSlot(snapshot: AvailabilitySnapshot, start: Temporal.Instant, now: Temporal.Instant, guestCount = 1): ListedSlot | undefined {
   const prepared = prepare(snapshot);
   const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
-  return day ? slotAt(prepared, day, start.epochMilliseconds, now, guestCount)?.slot : undefined;
+  return day ? slotAt(prepared, day, exactMs(start), now, guestCount)?.slot : undefined;
 }
 
 export interface Allocation {
@@ -95,7 +95,7 @@ export function decideBooking(
 ): BookingDecision | undefined {
   const prepared = prepare(snapshot);
   const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
-  const found = day && slotAt(prepared, day, start.epochMilliseconds, now, guestCount);
+  const found = day && slotAt(prepared, day, exactMs(start), now, guestCount);
   if (!found) return undefined;
   const { slot, free } = found;
   const fitting = free.rooms.filter((room) => room.capacity >= guestCount);
@@ -118,6 +118,14 @@ function slotsOf(prepared: PreparedSnapshot, date: Temporal.PlainDate, now: Temp
     if (listed) slots.push(listed.slot);
   }
   return slots;
+}
+
+/**
+ * The instant in epoch ms, or NaN when it has a part below the millisecond: such an instant is never a listed
+ * slot, and rounding it to the millisecond would book an instant other than the one asked for.
+ */
+function exactMs(instant: Temporal.Instant): number {
+  return instant.epochNanoseconds % 1_000_000n === 0n ? instant.epochMilliseconds : Number.NaN;
 }
 
 /** The grid point starting at `startMs`, evaluated alone; undefined when it is not on the day's grid or not listed. */

@@ -100,6 +100,17 @@ describe('limits a partner can hit with real data', () => {
     expect([far.status, far.body.error]).toEqual([400, 'start_at must be before 3000-01-01T00:00:00Z']);
   });
 
+  it('refuses a start_at with a part below the millisecond: never a listed slot, whatever it rounds to', async () => {
+    for (const start of ['2026-12-03T09:00:00.000999Z', '2026-12-03T09:00:00.0005Z', '2026-12-03T09:00:00.0000004Z']) {
+      const res = await post(bookingBody(f.variant.id, { start_at: start }));
+      expect([res.status, res.body.error], start).toEqual([409, 'slot_unavailable']);
+    }
+    const exact = await post(bookingBody(f.variant.id, { start_at: '2026-12-03T09:00:00.000Z' }));
+    expect([exact.status, exact.body.data.start_at]).toEqual([201, '2026-12-03T09:00:00Z']);
+    const holds = await ctx.db.selectFrom('therapist_reservations').select('during').where('booking_id', '=', exact.body.data.id).execute();
+    expect(holds.map((h) => h.during)).toEqual(['["2026-12-03 09:00:00+00","2026-12-03 10:00:00+00")']);
+  });
+
   it('replays the original booking when a retry with its external_id names another variant', async () => {
     const first = await post(bookingBody(f.variant.id, { start_at: '2026-12-02T09:00:00Z', external_id: 'pms-retry' }));
     expect(first.status).toBe(201);
