@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, commonErrors, errorOf } from './errors.js';
+import { badRequest, commonErrors, errorOf, ErrorText } from './errors.js';
 import { doc, IsoDate, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
 
 const c = initContract();
@@ -62,7 +62,7 @@ export const availabilityContract = c.router({
       200: single(z.union([DayAvailability, RangeAvailability])),
       ...commonErrors,
       ...badRequest('date must be a date in the form YYYY-MM-DD', 'date'),
-      404: errorOf('`Venue not found`, or `Variant not found`', 'Variant not found'),
+      404: errorOf('`Venue not found`, or `Variant not found`', ErrorText.VariantNotFound),
     },
     summary: 'Slots of one variant (preview)',
     description:

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, coded, commonErrors, errorOf, REQUEST_ID, ScopeErrorBody } from './errors.js';
+import { badRequest, coded, commonErrors, errorOf, ErrorText, REQUEST_ID, ScopeErrorBody } from './errors.js';
 import { chars, doc, Money, single, UtcInstant, Uuid } from './common.js';
 import { VenuePath } from './venues.js';
 
@@ -97,11 +97,11 @@ export const bookingsContract = c.router({
       200: doc(single(Booking), 'Replay of an earlier request with the same external_id (header Idempotent-Replayed: true)'),
       ...commonErrors,
       ...badRequest('guest.email must be a valid email address', 'guest.email'),
-      404: errorOf('`Venue not found`, or `Variant not found`', 'Variant not found'),
+      404: errorOf('`Venue not found`, or `Variant not found`', ErrorText.VariantNotFound),
       409: errorOf(
         '`slot_unavailable`: start_at is not a slot availability lists now (taken meanwhile, or never listed: check it against start_at of a slot); ' +
           'or `duplicate_external_id` while a first request with that external_id is in flight (retry it)',
-        'slot_unavailable',
+        ErrorText.SlotUnavailable,
       ),
       422: errorOf('price_paid.currency must equal the venue currency', 'price_paid.currency must equal the venue currency (EUR)'),
     },
@@ -125,11 +125,11 @@ export const bookingsContract = c.router({
       403: doc(
         ScopeErrorBody.extend({ message: z.string().optional() }),
         '`Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access)',
-        { error: 'FORBIDDEN', message: 'This booking belongs to a venue your key cannot access', request_id: REQUEST_ID },
+        { error: ErrorText.BookingForbidden, message: 'This booking belongs to a venue your key cannot access', request_id: REQUEST_ID },
       ),
-      404: coded('`BOOKING_NOT_FOUND`', 'BOOKING_NOT_FOUND', 'Booking not found'),
-      409: coded('`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; cancel by UUID', 'AMBIGUOUS_EXTERNAL_ID', 'This external id matches bookings at several venues; cancel by booking id'),
-      422: coded('`BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show', 'BOOKING_ALREADY_CANCELLED', 'Booking is already cancelled and cannot be cancelled'),
+      404: coded('`BOOKING_NOT_FOUND`', ErrorText.BookingNotFound, 'Booking not found'),
+      409: coded('`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; cancel by UUID', ErrorText.AmbiguousExternalId, 'This external id matches bookings at several venues; cancel by booking id'),
+      422: coded('`BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show', ErrorText.BookingAlreadyCancelled, 'Booking is already cancelled and cannot be cancelled'),
     },
     summary: 'Cancel a booking (preview)',
     description: 'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once.',

@@ -28,6 +28,9 @@ export function chars(schema: z.ZodString, min: number, max: number) {
 
 export const Uuid = doc(z.string().uuid({ message: 'must be a UUID' }), 'UUID', '0b7c8a46-2f0e-4a53-9a53-0c1f0c2b8e11');
 
+/** Whether a value in a UUID-or-something-else position (a venue UUID or slug, a booking UUID or ext:…) is a UUID. */
+export const isUuid = (value: string) => Uuid.safeParse(value).success;
+
 /** A venue is addressed by its UUID or by its slug, which is unique within the organisation. */
 export const VenueRef = doc(
   z.string().min(1).max(100),

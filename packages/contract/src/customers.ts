@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, commonErrors, errorOf } from './errors.js';
+import { badRequest, commonErrors, errorOf, ErrorText } from './errors.js';
 import { doc, page, PaginationQuery, UtcInstant, Uuid, VenueRef } from './common.js';
 import { Booking } from './bookings.js';
 import { VenuePath } from './venues.js';
@@ -25,7 +25,7 @@ export const customersContract = c.router({
     query: PaginationQuery.extend({
       email: doc(z.string().max(254).optional(), 'Exact email, case-insensitive', 'claire.martin@example.com'),
     }),
-    responses: { 200: page(Customer), ...commonErrors, ...badRequest('page_size must be an integer from 1 to 100', 'page_size'), 404: errorOf('`Venue not found`', 'Venue not found') },
+    responses: { 200: page(Customer), ...commonErrors, ...badRequest('page_size must be an integer from 1 to 100', 'page_size'), 404: errorOf('`Venue not found`', ErrorText.VenueNotFound) },
     summary: 'List the venue\'s customers',
     description: 'Customers of the organisation with at least one booking at this venue, ordered by last name, first name.',
     metadata: { scope: 'customers:read' },
@@ -39,7 +39,7 @@ export const customersContract = c.router({
       200: page(Booking),
       ...badRequest('customer_id must be a UUID', 'customer_id'),
       ...commonErrors,
-      404: errorOf('`Venue not found`, or `Customer not found in this venue`', 'Customer not found in this venue'),
+      404: errorOf('`Venue not found`, or `Customer not found in this venue`', ErrorText.CustomerNotFound),
     },
     summary: 'List a customer\'s bookings at a venue',
     description: 'Bookings of one customer at this venue only, newest start first.',

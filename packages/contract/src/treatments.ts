@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { commonErrors, errorOf } from './errors.js';
+import { commonErrors, errorOf, ErrorText } from './errors.js';
 import { doc, Money, single, Uuid } from './common.js';
 import { VenuePath } from './venues.js';
 
@@ -30,7 +30,7 @@ export const treatmentsContract = c.router({
     method: 'GET',
     path: '/venues/:venue_id/treatments',
     pathParams: VenuePath,
-    responses: { 200: single(z.array(Treatment)), ...commonErrors, 404: errorOf('`Venue not found`', 'Venue not found') },
+    responses: { 200: single(z.array(Treatment)), ...commonErrors, 404: errorOf('`Venue not found`', ErrorText.VenueNotFound) },
     summary: 'List treatments and their variants',
     description: 'Every treatment of the venue with its bookable variants. Not paginated.',
     metadata: { scope: 'treatments:read' },

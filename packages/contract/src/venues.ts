@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, commonErrors, errorOf } from './errors.js';
+import { badRequest, commonErrors, errorOf, ErrorText } from './errors.js';
 import { CurrencyCode, doc, IsoDate, page, PaginationQuery, single, TimeOfDay, Uuid, VenueRef } from './common.js';
 
 const c = initContract();
@@ -76,7 +76,7 @@ export const venuesContract = c.router({
     method: 'GET',
     path: '/venues/:venue_id',
     pathParams: VenuePath,
-    responses: { 200: single(VenueDetail), ...commonErrors, 404: errorOf('`Venue not found`', 'Venue not found') },
+    responses: { 200: single(VenueDetail), ...commonErrors, 404: errorOf('`Venue not found`', ErrorText.VenueNotFound) },
     summary: 'Get a venue',
     description: 'One venue in the detail shape, by UUID or slug. Does not embed the treatment catalogue.',
     metadata: { scope: 'venues:read' },

@@ -1,28 +1,8 @@
-import type { CodedErrorBody, commonErrors, ErrorBody, ValidationErrorBody } from '@spa/contract';
+import { type CodedErrorBody, type commonErrors, type ErrorBody, ErrorText, type ValidationErrorBody } from '@spa/contract';
 import type { z } from 'zod';
 
-/**
- * The API's `error` texts, spelled exactly as it sends them. Two styles, as the spec says: sentences and
- * snake_case for most routes, upper-case codes for the cancel endpoint (`FORBIDDEN` there, `Forbidden` elsewhere).
- */
-export const ErrorCode = {
-  MissingApiKey: 'Missing API key',
-  InvalidApiKey: 'Invalid or revoked API key',
-  InsufficientScope: 'Insufficient scope',
-  Forbidden: 'Forbidden',
-  VenueNotFound: 'Venue not found',
-  VariantNotFound: 'Variant not found',
-  CustomerNotFound: 'Customer not found in this venue',
-  SlotUnavailable: 'slot_unavailable',
-  DuplicateExternalId: 'duplicate_external_id',
-  BookingNotFound: 'BOOKING_NOT_FOUND',
-  BookingAlreadyCancelled: 'BOOKING_ALREADY_CANCELLED',
-  BookingForbidden: 'FORBIDDEN',
-  AmbiguousExternalId: 'AMBIGUOUS_EXTERNAL_ID',
-  RateLimitExceeded: 'Rate limit exceeded',
-  InvalidJson: 'Request body is not valid JSON',
-  InternalServerError: 'Internal server error',
-} as const;
+/** The API's fixed `error` texts, as the contract spells them (see `ErrorText` in @spa/contract). */
+export const ErrorCode = ErrorText;
 
 export type KnownErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 /** A known code, or another text: a 400 names its first bad field in a sentence, a 422 states the venue currency. */

@@ -85,6 +85,15 @@ export async function lockHolds(trx: Trx, keys: string[]): Promise<void> {
     from unnest(${sql.val([...new Set(keys)].sort())}::text[]) with ordinality as k(key, n) order by n`.execute(trx);
 }
 
+/**
+ * The inter-venue buffer rule, written once: reservations of `therapistIds` at another venue than `venueId`
+ * overlapping `range` (the booking's [start, end) widened by the buffer). A FROM/WHERE fragment.
+ */
+function heldElsewhere(therapistIds: string[], venueId: string, range: string) {
+  return sql`from therapist_reservations h
+    where h.therapist_id = any(${therapistIds}::uuid[]) and h.venue_id <> ${venueId} and h.during && ${range}::tstzrange`;
+}
+
 /** Therapists among `therapistIds` holding a reservation at another venue within the buffer around [start, end). */
 export async function therapistsBusyElsewhere(
   trx: Trx,
@@ -92,14 +101,7 @@ export async function therapistsBusyElsewhere(
 ): Promise<string[]> {
   if (input.therapistIds.length === 0) return [];
   const range = tstzrange(input.start.subtract({ minutes: input.bufferMinutes }), input.end.add({ minutes: input.bufferMinutes }));
-  const rows = await trx
-    .selectFrom('therapist_reservations')
-    .select('therapist_id')
-    .distinct()
-    .where('therapist_id', 'in', input.therapistIds)
-    .where('venue_id', '!=', input.venueId)
-    .where(sql<boolean>`during && ${range}::tstzrange`)
-    .execute();
+  const { rows } = await sql<{ therapist_id: string }>`select distinct h.therapist_id ${heldElsewhere(input.therapistIds, input.venueId, range)}`.execute(trx);
   return rows.map((r) => r.therapist_id);
 }
 
@@ -128,10 +130,7 @@ export interface NewBooking {
  */
 export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<BookingRow | undefined> {
   const b = n.booking;
-  const busyElsewhere = n.elsewhereRange
-    ? sql`exists (select 1 from therapist_reservations h where h.therapist_id = any(${n.therapistIds}::uuid[])
-                  and h.venue_id <> ${b.venue_id} and h.during && ${n.elsewhereRange}::tstzrange)`
-    : sql`false`;
+  const busyElsewhere = n.elsewhereRange ? sql`exists (select 1 ${heldElsewhere(n.therapistIds, b.venue_id, n.elsewhereRange)})` : sql`false`;
   const { rows } = await sql<BookingRow>`
     with customer as (
       insert into customers (id, organisation_id, first_name, last_name, email, phone, language)

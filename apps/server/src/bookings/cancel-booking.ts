@@ -1,4 +1,4 @@
-import type { CancelBookingBody } from '@spa/contract';
+import { type CancelBookingBody, isUuid } from '@spa/contract';
 import type { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
@@ -15,7 +15,6 @@ import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 import { findBookingById, findVisibleBookingsByExternalId, LIVE_STATUSES, lockBooking, releaseReservations } from './bookings.repository.js';
 import { cancellationFee } from './cancellation-policy.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EXTERNAL_PREFIX = 'ext:';
 
 export interface CancelBookingOptions {
@@ -69,7 +68,7 @@ async function resolveBookingId(db: Db, principal: Principal, ref: string): Prom
     if (matches.length > 1) throw new AmbiguousExternalIdError();
     return matches[0]!.id;
   }
-  if (!UUID.test(ref)) throw new BookingNotFoundError();
+  if (!isUuid(ref)) throw new BookingNotFoundError();
   const booking = await findBookingById(db, ref.toLowerCase());
   if (!booking) throw new BookingNotFoundError();
   if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id })) throw new BookingForbiddenError();

@@ -1,12 +1,12 @@
+import { isUuid } from '@spa/contract';
 import { Command, InvalidArgumentError } from 'commander';
 import { Temporal } from 'temporal-polyfill';
 import { acceptBooking, finishBooking } from '../bookings/therapist-workflow.js';
 import { withOperatorContext } from './operator-context.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are UUIDs; anything else is refused here rather than by the database. */
 const uuid = (value: string) => {
-  if (!UUID.test(value)) throw new InvalidArgumentError('must be a UUID');
+  if (!isUuid(value)) throw new InvalidArgumentError('must be a UUID');
   return value.toLowerCase();
 };
 

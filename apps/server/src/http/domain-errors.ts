@@ -1,3 +1,6 @@
+import { ErrorText, type FieldProblem as FieldProblemSchema } from '@spa/contract';
+import type { z } from 'zod';
+
 /**
  * Every failure a partner can see, as a typed error. Services throw these; http/error-mapper.ts is the
  * one place that turns them into status codes and bodies, with the texts of the spec and DECISIONS.
@@ -15,33 +18,31 @@ abstract class PlainError extends DomainError {
   }
 }
 
-export class MissingApiKeyError extends PlainError { readonly status = 401; readonly text = 'Missing API key'; }
-export class InvalidApiKeyError extends PlainError { readonly status = 401; readonly text = 'Invalid or revoked API key'; }
-export class ForbiddenError extends PlainError { readonly status = 403; readonly text = 'Forbidden'; }
-export class VenueNotFoundError extends PlainError { readonly status = 404; readonly text = 'Venue not found'; }
-export class VariantNotFoundError extends PlainError { readonly status = 404; readonly text = 'Variant not found'; }
-export class CustomerNotFoundError extends PlainError { readonly status = 404; readonly text = 'Customer not found in this venue'; }
-export class RouteNotFoundError extends PlainError { readonly status = 404; readonly text = 'Not found'; }
-export class InvalidJsonError extends PlainError { readonly status = 400; readonly text = 'Request body is not valid JSON'; }
-export class PayloadTooLargeError extends PlainError { readonly status = 413; readonly text = 'Request body is larger than 100 kB'; }
-export class RateLimitedError extends PlainError { readonly status = 429; readonly text = 'Rate limit exceeded'; }
-export class SlotUnavailableError extends PlainError { readonly status = 409; readonly text = 'slot_unavailable'; }
-export class DuplicateExternalIdError extends PlainError { readonly status = 409; readonly text = 'duplicate_external_id'; }
+export class MissingApiKeyError extends PlainError { readonly status = 401; readonly text = ErrorText.MissingApiKey; }
+export class InvalidApiKeyError extends PlainError { readonly status = 401; readonly text = ErrorText.InvalidApiKey; }
+export class ForbiddenError extends PlainError { readonly status = 403; readonly text = ErrorText.Forbidden; }
+export class VenueNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.VenueNotFound; }
+export class VariantNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.VariantNotFound; }
+export class CustomerNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.CustomerNotFound; }
+export class RouteNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.RouteNotFound; }
+export class InvalidJsonError extends PlainError { readonly status = 400; readonly text = ErrorText.InvalidJson; }
+export class PayloadTooLargeError extends PlainError { readonly status = 413; readonly text = ErrorText.PayloadTooLarge; }
+export class RateLimitedError extends PlainError { readonly status = 429; readonly text = ErrorText.RateLimitExceeded; }
+export class SlotUnavailableError extends PlainError { readonly status = 409; readonly text = ErrorText.SlotUnavailable; }
+export class DuplicateExternalIdError extends PlainError { readonly status = 409; readonly text = ErrorText.DuplicateExternalId; }
 
 export class InsufficientScopeError extends DomainError {
   readonly status = 403;
   constructor(readonly missing: string[]) {
-    super('Insufficient scope');
+    super(ErrorText.InsufficientScope);
   }
   body() {
-    return { error: 'Insufficient scope', missing: this.missing };
+    return { error: ErrorText.InsufficientScope, missing: this.missing };
   }
 }
 
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+/** One problem of a 400, as the contract declares it. */
+export type FieldProblem = z.infer<typeof FieldProblemSchema>;
 
 /** 400: `error` is the first problem's sentence, `details` lists every problem (DECISIONS "Errors"). */
 export class ValidationError extends DomainError {
@@ -76,18 +77,18 @@ abstract class CodedError extends DomainError {
 }
 
 export class BookingNotFoundError extends CodedError {
-  readonly status = 404; readonly code = 'BOOKING_NOT_FOUND';
+  readonly status = 404; readonly code = ErrorText.BookingNotFound;
   constructor() { super('Booking not found'); }
 }
 export class BookingAlreadyCancelledError extends CodedError {
-  readonly status = 422; readonly code = 'BOOKING_ALREADY_CANCELLED';
+  readonly status = 422; readonly code = ErrorText.BookingAlreadyCancelled;
   constructor(status: string) { super(`Booking is already ${status.replace('_', '-')} and cannot be cancelled`); }
 }
 export class BookingForbiddenError extends CodedError {
-  readonly status = 403; readonly code = 'FORBIDDEN';
+  readonly status = 403; readonly code = ErrorText.BookingForbidden;
   constructor() { super('This booking belongs to a venue your key cannot access'); }
 }
 export class AmbiguousExternalIdError extends CodedError {
-  readonly status = 409; readonly code = 'AMBIGUOUS_EXTERNAL_ID';
+  readonly status = 409; readonly code = ErrorText.AmbiguousExternalId;
   constructor() { super('This external id matches bookings at several venues; cancel by booking id'); }
 }

@@ -1,3 +1,4 @@
+import { ErrorText } from '@spa/contract';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
 import {
@@ -16,7 +17,7 @@ export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
   if (!domain) {
     // Logged with its stack for us; the partner sees only the request id.
     req.log?.error({ err: error }, 'unhandled error');
-    res.status(500).json({ error: 'Internal server error', request_id: requestId });
+    res.status(500).json({ error: ErrorText.InternalServerError, request_id: requestId });
     return;
   }
   // RFC 9110: a 401 names the scheme to use.

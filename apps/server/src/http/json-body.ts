@@ -19,7 +19,10 @@ export const jsonBody: RequestHandler = (req, res, next) => {
 };
 
 
-/** As type-is decides it (and so body-parser): a body is announced by Transfer-Encoding or a non-zero length. */
+/**
+ * Whether the request carries bytes. Not req.is()/type-is: they count `Content-Length: 0` as a body, and an
+ * empty POST must stay "no body" (400 naming the first missing field), not a content-type error.
+ */
 const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Raises the held-back body error, after authentication. */

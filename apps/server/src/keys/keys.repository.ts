@@ -1,7 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
-
-type Executor = Kysely<Database>;
 
 export interface NewKeyRow {
   id: string;
@@ -14,7 +13,7 @@ export interface NewKeyRow {
   secretEncrypted: string;
 }
 
-export function findOrganisationBySlug(db: Executor, slug: string) {
+export function findOrganisationBySlug(db: Db, slug: string) {
   return db.selectFrom('organisations').select(['id', 'slug']).where('slug', '=', slug).executeTakeFirst();
 }
 
@@ -23,16 +22,12 @@ export function lockOrganisation(trx: Transaction<Database>, organisationId: str
   return trx.selectFrom('organisations').select('id').where('id', '=', organisationId).forUpdate().executeTakeFirstOrThrow();
 }
 
-export function findVenueBySlug(db: Executor, organisationId: string, slug: string) {
-  return db.selectFrom('venues').select(['id', 'slug']).where('organisation_id', '=', organisationId).where('slug', '=', slug).executeTakeFirst();
-}
-
-export function findKey(db: Executor, keyId: string) {
+export function findKey(db: Db, keyId: string) {
   return db.selectFrom('api_keys').select(['id', 'kind', 'organisation_id', 'secret_encrypted', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
 }
 
 /** Everything about an organisation's keys except their secrets. */
-export function listKeysOfOrganisation(db: Executor, organisationId: string) {
+export function listKeysOfOrganisation(db: Db, organisationId: string) {
   return db
     .selectFrom('api_keys')
     .leftJoin('venues', 'venues.id', 'api_keys.venue_id')
@@ -43,7 +38,7 @@ export function listKeysOfOrganisation(db: Executor, organisationId: string) {
     .execute();
 }
 
-export async function insertKey(db: Executor, key: NewKeyRow): Promise<void> {
+export async function insertKey(db: Db, key: NewKeyRow): Promise<void> {
   await db
     .insertInto('api_keys')
     .values({
@@ -60,7 +55,7 @@ export async function insertKey(db: Executor, key: NewKeyRow): Promise<void> {
 }
 
 /** Revokes the key if it is active; undefined when it was not (unknown, or already revoked). */
-export function revokeActiveKey(db: Executor, keyId: string, now: string) {
+export function revokeActiveKey(db: Db, keyId: string, now: string) {
   return db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).returning('id').executeTakeFirst();
 }
 
@@ -76,7 +71,7 @@ export function revokeActiveDashboardKey(trx: Transaction<Database>, organisatio
     .executeTakeFirst();
 }
 
-export function findActiveDashboardKey(db: Executor, organisationId: string) {
+export function findActiveDashboardKey(db: Db, organisationId: string) {
   return db
     .selectFrom('api_keys')
     .select('id')

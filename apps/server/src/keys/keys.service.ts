@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../bookings/bookings.repository.js';
 import type { Db } from '../db/connect.js';
 import { isoFromDb } from '../shared/instant.js';
 import * as repo from './keys.repository.js';
+import { findVenue } from '../venues/venues.repository.js';
 
 /** A refusal the operator reads in the CLI: plain words, no stack. */
 export class OperatorError extends Error {}
@@ -48,7 +49,7 @@ export async function createKey(db: Db, vault: KeyVault, input: CreateKeyInput):
   if (input.venueSlug !== undefined) {
     if (input.venueSlug.trim() === '') throw new OperatorError('--venue needs the slug of a venue; leave it out for a key to every venue');
     if (kind === 'dashboard') throw new OperatorError('A dashboard key covers every venue of its organisation; it cannot be restricted to a venue');
-    const venue = await repo.findVenueBySlug(db, org.id, input.venueSlug);
+    const venue = await findVenue(db, { organisationId: org.id, slug: input.venueSlug });
     if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);
     venueId = venue.id;
   }

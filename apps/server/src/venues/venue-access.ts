@@ -1,9 +1,9 @@
+import { isUuid } from '@spa/contract';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import { ForbiddenError, VenueNotFoundError } from '../http/domain-errors.js';
 import { findVenue, findVenueWithVariant, type VenueKey, type VenueRow } from './venues.repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Resolves `{venue_id}` (UUID or slug) for a caller, per DECISIONS: a UUID of another organisation or
@@ -22,7 +22,7 @@ export async function resolveVenueVariant(db: Db, principal: Principal, ref: str
 }
 
 function venueKey(principal: Principal, ref: string): VenueKey {
-  return UUID.test(ref) ? { id: ref.toLowerCase() } : { organisationId: principal.organisationId, slug: ref };
+  return isUuid(ref) ? { id: ref.toLowerCase() } : { organisationId: principal.organisationId, slug: ref };
 }
 
 function checked<V extends { id: string; organisation_id: string; status: string }>(principal: Principal, venue: V | undefined): V {
