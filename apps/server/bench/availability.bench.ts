@@ -21,7 +21,8 @@ export async function benchAvailability(kind: 'pglite' | 'postgres') {
     const server = await serve(database.db, NOW);
     const scenario = await buildScenario(database.db, server.vault, { from: FROM, now: NOW, bookings: 500 });
     const variant = scenario.treatments[1]!.variant;
-    const url = (query: string) => `${server.base}/v1/venues/${scenario.venue.id}/availability/variants/${variant.id}?${query}`;
+    const url = (query: string) =>
+      `${server.base}/v1/venues/${scenario.venue.id}/availability/variants/${variant.id}?${query}`;
     const headers = { authorization: `Bearer ${scenario.key}` };
 
     const get = async (query: string) => {
@@ -36,21 +37,33 @@ export async function benchAvailability(kind: 'pglite' | 'postgres') {
     // Timed from a worker thread, as a partner's client on another machine would see them.
     const timedGets = async (queries: string[]) => {
       const result = await runLoad({ mode: 'get', urls: queries.map(url), key: scenario.key });
-      if (result.statuses.get(200) !== queries.length) throw new Error(`availability answered ${JSON.stringify([...result.statuses])}`);
+      if (result.statuses.get(200) !== queries.length)
+        throw new Error(`availability answered ${JSON.stringify([...result.statuses])}`);
       return result.latencies;
     };
     const range = await timedGets(Array.from({ length: RUNS }, () => `from=${FROM}&to=${TO}`));
     const day = await timedGets(Array.from({ length: RUNS }, (_, i) => `date=${FROM.add({ days: i % 62 })}`));
 
-    const { variant: row, ...venue } = (await findVenueWithVariant(database.db, { id: scenario.venue.id }, variant.id))!;
+    const { variant: row, ...venue } = (await findVenueWithVariant(
+      database.db,
+      { id: scenario.venue.id },
+      variant.id,
+    ))!;
     const snapshot = await loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO });
     const pure: number[] = [];
-    for (let i = 0; i < RUNS * 4; i++) pure.push((await timed(() => computeDays(snapshot, { from: FROM, to: TO }, NOW)))[0]);
+    for (let i = 0; i < RUNS * 4; i++)
+      pure.push((await timed(() => computeDays(snapshot, { from: FROM, to: TO }, NOW)))[0]);
     const load: number[] = [];
-    for (let i = 0; i < RUNS; i++) load.push((await timed(() => loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO })))[0]);
+    for (let i = 0; i < RUNS; i++)
+      load.push(
+        (await timed(() => loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO })))[0],
+      );
     await server.close();
 
-    const r = summary(range), d = summary(day), p = summary(pure), l = summary(load);
+    const r = summary(range),
+      d = summary(day),
+      p = summary(pure),
+      l = summary(load);
     lines.push(
       `availability on ${kind}: ${scenario.placed} bookings placed, ${slotCount} slots listed over 63 days`,
       `  HTTP 62-day range   p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  (${r.runs} runs)`,
@@ -59,7 +72,10 @@ export async function benchAvailability(kind: 'pglite' | 'postgres') {
       `  pure computeDays    p50 ${ms(p.p50)}  p99 ${ms(p.p99)}  (${p.runs} runs)`,
     );
     if (kind === 'postgres') {
-      lines.push(`  ${verdict('HTTP 62-day range p50 on PostgreSQL', r.p50, 50, 'ms')}`, `  ${verdict('HTTP single day p50 on PostgreSQL', d.p50, 5, 'ms')}`);
+      lines.push(
+        `  ${verdict('HTTP 62-day range p50 on PostgreSQL', r.p50, 50, 'ms')}`,
+        `  ${verdict('HTTP single day p50 on PostgreSQL', d.p50, 5, 'ms')}`,
+      );
     }
   } finally {
     await database.close();

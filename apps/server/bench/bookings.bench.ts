@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../src/db/connect.js';
-import { makeApiKey, makeOrganisation, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../test/support/factories.js';
+import {
+  makeApiKey,
+  makeOrganisation,
+  makeRoom,
+  makeTherapist,
+  makeTreatment,
+  makeVenue,
+} from '../test/support/factories.js';
 import { openBenchDatabase } from './databases.js';
 import { type LoadResult, runLoad } from './load.js';
 import { seeded } from './scenario.js';
@@ -13,14 +20,17 @@ import { ms, summary, verdict } from './stats.js';
 const NOW = Temporal.Instant.from('2026-11-22T08:00:00Z');
 const CLIENTS = 50;
 
-const load = (url: string, key: string, bodies: object[]) => runLoad({ mode: 'post', url, key, bodies, clients: CLIENTS });
+const load = (url: string, key: string, bodies: object[]) =>
+  runLoad({ mode: 'post', url, key, bodies, clients: CLIENTS });
 
 async function bookableVenue(db: Db, vault: Parameters<typeof makeApiKey>[1], size: number) {
   const organisation = await makeOrganisation(db);
   const venue = await makeVenue(db, organisation.id, { opening_time: '08:00', closing_time: '20:00' });
   for (let i = 0; i < size; i++) {
     await makeRoom(db, venue.id);
-    await makeTherapist(db, organisation.id, { shifts: [{ venue_id: venue.id, days_of_week: [0, 1, 2, 3, 4, 5, 6], start_time: '08:00', end_time: '20:00' }] });
+    await makeTherapist(db, organisation.id, {
+      shifts: [{ venue_id: venue.id, days_of_week: [0, 1, 2, 3, 4, 5, 6], start_time: '08:00', end_time: '20:00' }],
+    });
   }
   const treatment = await makeTreatment(db, venue.id, { variants: [{ duration_minutes: 30, price_minor: 5000 }] });
   const { key } = await makeApiKey(db, vault, organisation.id);
@@ -42,10 +52,12 @@ function slotStarts(count: number): Temporal.Instant[] {
   const starts: Temporal.Instant[] = [];
   for (let day = 0; starts.length < count; day++) {
     for (let half = 0; half < 24 && starts.length < count; half++) {
-      const local = Temporal.PlainDate.from('2026-12-01').add({ days: day }).toZonedDateTime({
-        timeZone: 'Europe/Paris',
-        plainTime: Temporal.PlainTime.from({ hour: 8 + Math.floor(half / 2), minute: (half % 2) * 30 }),
-      });
+      const local = Temporal.PlainDate.from('2026-12-01')
+        .add({ days: day })
+        .toZonedDateTime({
+          timeZone: 'Europe/Paris',
+          plainTime: Temporal.PlainTime.from({ hour: 8 + Math.floor(half / 2), minute: (half % 2) * 30 }),
+        });
       starts.push(local.toInstant());
     }
   }
@@ -61,25 +73,43 @@ export async function benchBookings() {
     const spread = await bookableVenue(database.db, server.vault, 10);
     const url = (venueId: string) => `${server.base}/v1/venues/${venueId}/bookings`;
     // Warm-up: connections, JIT, the pool.
-    await load(url(spread.venue.id), spread.key, slotStarts(100).map((s, i) => body(spread.variant.id, s, i)));
+    await load(
+      url(spread.venue.id),
+      spread.key,
+      slotStarts(100).map((s, i) => body(spread.variant.id, s, i)),
+    );
 
     // Many slots: 140 slots of 10 capacity-1 rooms and 10 therapists, each slot asked for 10 times, in random order.
     const random = seeded(7);
     // In random order, so the 50 clients spread over many slots at once instead of queueing on one.
-    const many = shuffle(slotStarts(150).slice(10).flatMap((s) => Array.from({ length: 10 }, () => s)), random).map((s, i) => body(spread.variant.id, s, i));
+    const many = shuffle(
+      slotStarts(150)
+        .slice(10)
+        .flatMap((s) => Array.from({ length: 10 }, () => s)),
+      random,
+    ).map((s, i) => body(spread.variant.id, s, i));
     const spreadRun = await load(url(spread.venue.id), spread.key, many);
 
     // Heavy contention: 500 requests on 5 capacity-1 slots.
     const tight = await bookableVenue(database.db, server.vault, 1);
     const few = slotStarts(5);
-    const contention = await load(url(tight.venue.id), tight.key, Array.from({ length: 500 }, (_, i) => body(tight.variant.id, few[i % 5]!, i)));
+    const contention = await load(
+      url(tight.venue.id),
+      tight.key,
+      Array.from({ length: 500 }, (_, i) => body(tight.variant.id, few[i % 5]!, i)),
+    );
     await server.close();
 
     const double = await overlappingHolds(database.db);
     const created = (r: LoadResult) => r.statuses.get(201) ?? 0;
-    const s = summary(spreadRun.latencies), c = summary(contention.latencies);
+    const s = summary(spreadRun.latencies),
+      c = summary(contention.latencies);
     const rate = created(spreadRun) / spreadRun.seconds;
-    const format = (r: LoadResult) => [...r.statuses.entries()].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+    const format = (r: LoadResult) =>
+      [...r.statuses.entries()]
+        .sort()
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ');
     lines.push(
       `bookings on postgres, ${CLIENTS} concurrent clients over HTTP`,
       `  many slots   ${many.length} requests in ${spreadRun.seconds.toFixed(2)} s  -> ${rate.toFixed(0)} creates/s; p50 ${ms(s.p50)} p99 ${ms(s.p99)}; ${format(spreadRun)}`,

@@ -6,15 +6,19 @@ export interface LoadResult {
   seconds: number;
 }
 
-type Job = { mode: 'post'; url: string; key: string; bodies: object[]; clients: number } | { mode: 'get'; urls: string[]; key: string };
+type Job =
+  | { mode: 'post'; url: string; key: string; bodies: object[]; clients: number }
+  | { mode: 'get'; urls: string[]; key: string };
 
 /** Runs a load job on a worker thread (load-worker.mjs) and returns its latencies and status counts. */
 export async function runLoad(job: Job): Promise<LoadResult> {
   const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: job });
-  const result = await new Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const result = await new Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
   await worker.terminate();
   return { ...result, statuses: new Map(Object.entries(result.statuses).map(([k, v]) => [Number(k), v])) };
 }

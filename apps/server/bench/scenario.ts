@@ -6,7 +6,14 @@ import { createBooking } from '../src/bookings/create-booking.js';
 import type { Db } from '../src/db/connect.js';
 import { SlotUnavailableError } from '../src/http/domain-errors.js';
 import { SCOPES } from '@spa/contract';
-import { makeApiKey, makeOrganisation, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../test/support/factories.js';
+import {
+  makeApiKey,
+  makeOrganisation,
+  makeRoom,
+  makeTherapist,
+  makeTreatment,
+  makeVenue,
+} from '../test/support/factories.js';
 
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 
@@ -23,9 +30,19 @@ export function seeded(seed: number) {
  * The issue's scenario: one venue with 10 therapists (3 also at a second venue), 6 rooms, 4 treatments,
  * and `bookings` existing bookings spread over the 62 days after `from`, placed through the real booking service.
  */
-export async function buildScenario(db: Db, vault: KeyVault, options: { from: Temporal.PlainDate; now: Temporal.Instant; bookings: number }) {
+export async function buildScenario(
+  db: Db,
+  vault: KeyVault,
+  options: { from: Temporal.PlainDate; now: Temporal.Instant; bookings: number },
+) {
   const organisation = await makeOrganisation(db, { slug: `bench-${randomUUID().slice(0, 8)}` });
-  const venueSettings = { opening_time: '09:00', closing_time: '20:00', room_turnover_buffer_minutes: 15, inter_venue_buffer_minutes: 30, recurring_start_date: '2026-01-01' };
+  const venueSettings = {
+    opening_time: '09:00',
+    closing_time: '20:00',
+    room_turnover_buffer_minutes: 15,
+    inter_venue_buffer_minutes: 30,
+    recurring_start_date: '2026-01-01',
+  };
   const venue = await makeVenue(db, organisation.id, { slug: 'bench-main', ...venueSettings });
   const second = await makeVenue(db, organisation.id, { slug: 'bench-second', ...venueSettings });
   for (const capacity of [1, 1, 1, 2, 2, 3]) await makeRoom(db, venue.id, { capacity });
@@ -33,7 +50,14 @@ export async function buildScenario(db: Db, vault: KeyVault, options: { from: Te
 
   const therapists = [];
   for (let i = 0; i < 10; i++) {
-    const shifts = [{ venue_id: venue.id, days_of_week: EVERY_DAY, start_time: i % 3 === 0 ? '09:00' : '12:00', end_time: i % 3 === 0 ? '17:00' : '20:00' }];
+    const shifts = [
+      {
+        venue_id: venue.id,
+        days_of_week: EVERY_DAY,
+        start_time: i % 3 === 0 ? '09:00' : '12:00',
+        end_time: i % 3 === 0 ? '17:00' : '20:00',
+      },
+    ];
     if (i < 3) shifts.push({ venue_id: second.id, days_of_week: [1, 3, 5], start_time: '07:00', end_time: '09:00' });
     therapists.push(await makeTherapist(db, organisation.id, { skills: ['massage', 'facial'], shifts }));
   }
@@ -48,11 +72,20 @@ export async function buildScenario(db: Db, vault: KeyVault, options: { from: Te
     );
   }
   const { key } = await makeApiKey(db, vault, organisation.id, { scopes: SCOPES });
-  const principal: Principal = { keyId: 'bench', organisationId: organisation.id, venueId: null, scopes: new Set(SCOPES), rateLimitPerMin: null };
+  const principal: Principal = {
+    keyId: 'bench',
+    organisationId: organisation.id,
+    venueId: null,
+    scopes: new Set(SCOPES),
+    rateLimitPerMin: null,
+  };
 
   const random = seeded(42);
   // Early-morning bookings at the second venue, so the inter-venue buffer has work to do.
-  const secondTreatment = await makeTreatment(db, second.id, { required_skills: ['massage'], variants: [{ duration_minutes: 60, price_minor: 9000 }] });
+  const secondTreatment = await makeTreatment(db, second.id, {
+    required_skills: ['massage'],
+    variants: [{ duration_minutes: 60, price_minor: 9000 }],
+  });
   for (let d = 0; d < 62; d += 2) {
     const start = options.from.add({ days: d }).toZonedDateTime({ timeZone: 'Europe/Paris', plainTime: '07:30' });
     await tryBook(second.id, secondTreatment.variant, start.toInstant(), `early${d}`);
@@ -63,11 +96,19 @@ export async function buildScenario(db: Db, vault: KeyVault, options: { from: Te
     const treatment = treatments[Math.floor(random() * treatments.length)]!;
     const day = options.from.add({ days: Math.floor(random() * 62) });
     const minutes = 9 * 60 + 30 * Math.floor(random() * 20);
-    const start = day.toZonedDateTime({ timeZone: 'Europe/Paris', plainTime: Temporal.PlainTime.from({ hour: Math.floor(minutes / 60), minute: minutes % 60 }) });
+    const start = day.toZonedDateTime({
+      timeZone: 'Europe/Paris',
+      plainTime: Temporal.PlainTime.from({ hour: Math.floor(minutes / 60), minute: minutes % 60 }),
+    });
     if (await tryBook(venue.id, treatment.variant, start.toInstant(), `guest${placed % 200}`)) placed++;
   }
 
-  async function tryBook(venueId: string, variant: { id: string; price_minor: number }, start: Temporal.Instant, guest: string) {
+  async function tryBook(
+    venueId: string,
+    variant: { id: string; price_minor: number },
+    start: Temporal.Instant,
+    guest: string,
+  ) {
     try {
       await createBooking({
         db,

@@ -11,7 +11,12 @@ import type { Clock } from '../src/shared/clock.js';
 export async function serve(db: Db, now: Temporal.Instant) {
   const keyEncryptionKey = randomBytes(32);
   const clock: Clock = { now: () => now };
-  const app = createApp({ db, clock, config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://127.0.0.1' }, logger: pino({ level: 'silent' }) });
+  const app = createApp({
+    db,
+    clock,
+    config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://127.0.0.1' },
+    logger: pino({ level: 'silent' }),
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

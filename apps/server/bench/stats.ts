@@ -7,7 +7,12 @@ export function percentile(samples: number[], p: number): number {
 }
 
 export function summary(samples: number[]) {
-  return { runs: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples) };
+  return {
+    runs: samples.length,
+    p50: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    max: Math.max(...samples),
+  };
 }
 
 export const ms = (value: number) => `${value.toFixed(2)} ms`;

@@ -33,7 +33,9 @@ export function createApp(deps: AppDeps): Express {
       logger,
       genReqId: (_req, res) => res.getHeader('X-Request-Id') as string,
       customProps: (_req, res) => ({ key_id: (res.locals as { principal?: { keyId: string } }).principal?.keyId }),
-      serializers: { req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url, id: req.id }) },
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url, id: req.id }),
+      },
     }),
   );
   app.use(jsonBody);
@@ -41,7 +43,11 @@ export function createApp(deps: AppDeps): Express {
   // The interactive reference and the raw document, both generated from the contract.
   const openapi = buildOpenApiDocument(deps.config.publicUrl);
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API', customCss: '' }));
+  app.use(
+    '/docs',
+    swaggerUi.serve,
+    swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API', customCss: '' }),
+  );
 
   const authenticated = authenticate(deps.db, routeDeps.vault);
   app.use(rejectUndecodablePath(authenticated));

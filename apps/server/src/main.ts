@@ -12,7 +12,10 @@ async function main() {
   const config = loadConfig(process.env, logger);
   const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
-  logger.info({ database: database.kind, data_dir: database.kind === 'pglite' ? config.dataDir : undefined }, 'database ready');
+  logger.info(
+    { database: database.kind, data_dir: database.kind === 'pglite' ? config.dataDir : undefined },
+    'database ready',
+  );
 
   if (database.kind === 'pglite' && config.demoData) {
     const demo = await seedDemoDataIfEmpty(database.db, config.keyEncryptionKey);

@@ -42,7 +42,8 @@ export const AvailabilityQuery = z
     guest_count: queryInt('guest_count', 1, 20, 1),
   })
   .superRefine((q, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
     if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) {
       return issue('date', 'date cannot be combined with from or to; send either date, or from and to');
     }

@@ -16,7 +16,11 @@ export const CancelledBy = z.enum(['partner', 'customer']);
 
 export const Cancellation = z.object({
   fee: Money,
-  policy: doc(z.string(), 'The tier applied, in one English sentence', 'Cancelled 30 hours before the start by the partner: 0% fee (tier: 24 hours or more before).'),
+  policy: doc(
+    z.string(),
+    'The tier applied, in one English sentence',
+    'Cancelled 30 hours before the start by the partner: 0% fee (tier: 24 hours or more before).',
+  ),
   cancelled_at: UtcInstant,
   cancelled_by: CancelledBy,
   reason: z.string(),
@@ -35,7 +39,7 @@ export const Booking = z.object({
   guest_count: z.number().int(),
   notes: z.string().nullable(),
   external_reference: doc(z.string().nullable(), 'Provenance, source.XXXX', 'hotel.ROOM-412'),
-  external_id: doc(z.string().nullable(), 'Partner\'s idempotency key, unique per venue', 'pms-58213'),
+  external_id: doc(z.string().nullable(), "Partner's idempotency key, unique per venue", 'pms-58213'),
   client_type: doc(z.enum(['hotel', 'agency', 'corporate', 'external']), 'Derived from external_reference', 'hotel'),
   total_price: Money,
   payment_method: z.literal('partner_billed'),
@@ -48,9 +52,27 @@ export const Booking = z.object({
 export const Guest = z.object({
   first_name: chars(z.string({ required_error: 'is required' }).trim(), 1, 100),
   last_name: chars(z.string({ required_error: 'is required' }).trim(), 1, 100),
-  email: doc(z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254), 'Guest email; the customer is found or created by it', 'claire.martin@example.com'),
-  phone: doc(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number such as +33612345678').nullish(), 'E.164', '+33612345678'),
-  language: doc(z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as fr').nullish(), 'ISO 639-1, default fr', 'fr'),
+  email: doc(
+    z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254),
+    'Guest email; the customer is found or created by it',
+    'claire.martin@example.com',
+  ),
+  phone: doc(
+    z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number such as +33612345678')
+      .nullish(),
+    'E.164',
+    '+33612345678',
+  ),
+  language: doc(
+    z
+      .string()
+      .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as fr')
+      .nullish(),
+    'ISO 639-1, default fr',
+    'fr',
+  ),
 });
 
 /** The largest price_paid.amount taken: far above any treatment, and exact in minor units for every currency. */
@@ -59,19 +81,37 @@ export const MAX_PRICE = 1_000_000_000;
 export const CreateBookingBody = z.object({
   variant_id: Uuid,
   start_at: doc(
-    z.string({ required_error: 'is required' }).datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
+    z
+      .string({ required_error: 'is required' })
+      .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
     'Slot start exactly as listed by availability (start_at); must be in the future',
     '2026-12-01T09:00:00Z',
   ),
-  guest_count: doc(z.number({ invalid_type_error: 'must be an integer' }).int('must be an integer').min(1, 'must be from 1 to 20').max(20, 'must be from 1 to 20').default(1), 'Guests, 1 to 20', 1),
+  guest_count: doc(
+    z
+      .number({ invalid_type_error: 'must be an integer' })
+      .int('must be an integer')
+      .min(1, 'must be from 1 to 20')
+      .max(20, 'must be from 1 to 20')
+      .default(1),
+    'Guests, 1 to 20',
+    1,
+  ),
   guest: Guest,
   notes: chars(z.string(), 0, 500).nullish(),
-  external_reference: doc(chars(z.string(), 1, 200).nullish(), 'Provenance source.XXXX; source hotel, agency or corporate sets client_type', 'hotel.ROOM-412'),
+  external_reference: doc(
+    chars(z.string(), 1, 200).nullish(),
+    'Provenance source.XXXX; source hotel, agency or corporate sets client_type',
+    'hotel.ROOM-412',
+  ),
   external_id: doc(chars(z.string(), 1, 200).nullish(), 'Idempotency key, unique per venue', 'pms-58213'),
   price_paid: doc(
     Money.extend({
       amount: doc(
-        z.number({ invalid_type_error: 'must be a number' }).nonnegative('must not be negative').max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
+        z
+          .number({ invalid_type_error: 'must be a number' })
+          .nonnegative('must not be negative')
+          .max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
         'Amount in major units, at most one billion',
         120,
       ),
@@ -94,7 +134,10 @@ export const bookingsContract = c.router({
     body: CreateBookingBody,
     responses: {
       201: doc(single(Booking), 'Created, status pending'),
-      200: doc(single(Booking), 'Replay of an earlier request with the same external_id (header Idempotent-Replayed: true)'),
+      200: doc(
+        single(Booking),
+        'Replay of an earlier request with the same external_id (header Idempotent-Replayed: true)',
+      ),
       ...commonErrors,
       ...badRequest('guest.email must be a valid email address', 'guest.email'),
       404: errorOf('`Venue not found`, or `Variant not found`', ErrorText.VariantNotFound),
@@ -103,7 +146,10 @@ export const bookingsContract = c.router({
           'or `duplicate_external_id` while a first request with that external_id is in flight (retry it)',
         ErrorText.SlotUnavailable,
       ),
-      422: errorOf('price_paid.currency must equal the venue currency', 'price_paid.currency must equal the venue currency (EUR)'),
+      422: errorOf(
+        'price_paid.currency must equal the venue currency',
+        'price_paid.currency must equal the venue currency (EUR)',
+      ),
     },
     summary: 'Create a booking (preview)',
     description:
@@ -125,11 +171,23 @@ export const bookingsContract = c.router({
       403: doc(
         ScopeErrorBody.extend({ message: z.string().optional() }),
         '`Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access)',
-        { error: ErrorText.BookingForbidden, message: 'This booking belongs to a venue your key cannot access', request_id: REQUEST_ID },
+        {
+          error: ErrorText.BookingForbidden,
+          message: 'This booking belongs to a venue your key cannot access',
+          request_id: REQUEST_ID,
+        },
       ),
       404: coded('`BOOKING_NOT_FOUND`', ErrorText.BookingNotFound, 'Booking not found'),
-      409: coded('`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; cancel by UUID', ErrorText.AmbiguousExternalId, 'This external id matches bookings at several venues; cancel by booking id'),
-      422: coded('`BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show', ErrorText.BookingAlreadyCancelled, 'Booking is already cancelled and cannot be cancelled'),
+      409: coded(
+        '`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; cancel by UUID',
+        ErrorText.AmbiguousExternalId,
+        'This external id matches bookings at several venues; cancel by booking id',
+      ),
+      422: coded(
+        '`BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show',
+        ErrorText.BookingAlreadyCancelled,
+        'Booking is already cancelled and cannot be cancelled',
+      ),
     },
     summary: 'Cancel a booking (preview)',
     description: 'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once.',

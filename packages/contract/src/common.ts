@@ -7,7 +7,8 @@ import { z } from 'zod';
  * everywhere; the copy keeps the original's other annotations (lengths, formats) but not its example.
  */
 export function doc<T extends z.ZodTypeAny>(schema: T, description: string, example?: unknown): T {
-  const { example: _inherited, ...annotations } = (schema as { metaOpenApi?: Record<string, unknown> }).metaOpenApi ?? {};
+  const { example: _inherited, ...annotations } =
+    (schema as { metaOpenApi?: Record<string, unknown> }).metaOpenApi ?? {};
   const copy = schema.describe(description) as T;
   return extendApi(copy, { ...annotations, description, ...(example === undefined ? {} : { example }) });
 }
@@ -20,7 +21,11 @@ export function chars(schema: z.ZodString, min: number, max: number) {
   const checked = schema.superRefine((value, ctx) => {
     let length = 0;
     for (const _ of value) length++;
-    if (length < min) ctx.addIssue({ code: z.ZodIssueCode.custom, message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
+    if (length < min)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
+      });
     else if (length > max) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${max} characters` });
   });
   return extendApi(checked, min > 0 ? { minLength: min, maxLength: max } : { maxLength: max });
@@ -32,11 +37,7 @@ export const Uuid = doc(z.string().uuid({ message: 'must be a UUID' }), 'UUID', 
 export const isUuid = (value: string) => Uuid.safeParse(value).success;
 
 /** A venue is addressed by its UUID or by its slug, which is unique within the organisation. */
-export const VenueRef = doc(
-  z.string().min(1).max(100),
-  'Venue UUID or slug',
-  'spa-lumiere-paris',
-);
+export const VenueRef = doc(z.string().min(1).max(100), 'Venue UUID or slug', 'spa-lumiere-paris');
 
 export const IsoDate = doc(
   z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date in the form YYYY-MM-DD' }),
@@ -57,7 +58,11 @@ export const CurrencyCode = doc(
 
 export const Money = doc(
   z.object({
-    amount: doc(z.number({ invalid_type_error: 'must be a number' }).nonnegative({ message: 'must not be negative' }), 'Amount in major units', 120),
+    amount: doc(
+      z.number({ invalid_type_error: 'must be a number' }).nonnegative({ message: 'must not be negative' }),
+      'Amount in major units',
+      120,
+    ),
     currency: CurrencyCode,
   }),
   'An amount in major currency units',

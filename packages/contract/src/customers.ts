@@ -25,9 +25,15 @@ export const customersContract = c.router({
     query: PaginationQuery.extend({
       email: doc(z.string().max(254).optional(), 'Exact email, case-insensitive', 'claire.martin@example.com'),
     }),
-    responses: { 200: page(Customer), ...commonErrors, ...badRequest('page_size must be an integer from 1 to 100', 'page_size'), 404: errorOf('`Venue not found`', ErrorText.VenueNotFound) },
-    summary: 'List the venue\'s customers',
-    description: 'Customers of the organisation with at least one booking at this venue, ordered by last name, first name.',
+    responses: {
+      200: page(Customer),
+      ...commonErrors,
+      ...badRequest('page_size must be an integer from 1 to 100', 'page_size'),
+      404: errorOf('`Venue not found`', ErrorText.VenueNotFound),
+    },
+    summary: "List the venue's customers",
+    description:
+      'Customers of the organisation with at least one booking at this venue, ordered by last name, first name.',
     metadata: { scope: 'customers:read' },
   },
   bookings: {
@@ -41,7 +47,7 @@ export const customersContract = c.router({
       ...commonErrors,
       404: errorOf('`Venue not found`, or `Customer not found in this venue`', ErrorText.CustomerNotFound),
     },
-    summary: 'List a customer\'s bookings at a venue',
+    summary: "List a customer's bookings at a venue",
     description: 'Bookings of one customer at this venue only, newest start first.',
     metadata: { scope: 'bookings:read' },
   },

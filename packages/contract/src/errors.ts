@@ -47,10 +47,12 @@ export const ValidationErrorBody = doc(
 /** Upper-case coded errors of the cancel endpoint: `{ error: CODE, message }`. */
 export const CodedErrorBody = ErrorBody.extend({ message: z.string() });
 
-export const coded = (description: string, error: string, message: string) => doc(CodedErrorBody, description, { error, message, request_id: REQUEST_ID });
+export const coded = (description: string, error: string, message: string) =>
+  doc(CodedErrorBody, description, { error, message, request_id: REQUEST_ID });
 
 /** An error body with its own description and example: `{ error, request_id }`. */
-export const errorOf = (description: string, error: string) => doc(ErrorBody, description, { error, request_id: REQUEST_ID });
+export const errorOf = (description: string, error: string) =>
+  doc(ErrorBody, description, { error, request_id: REQUEST_ID });
 
 /** A 403 of a route: `Insufficient scope` with `missing`, or `Forbidden`. */
 export const ScopeErrorBody = ErrorBody.extend({ missing: z.array(z.string()).optional() });
@@ -60,7 +62,11 @@ export const commonErrors = {
   400: doc(
     ValidationErrorBody,
     'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem (absent for malformed JSON)',
-    { error: 'venue_id must not contain the NUL character (\\u0000)', details: [{ path: 'venue_id', message: 'venue_id must not contain the NUL character (\\u0000)' }], request_id: REQUEST_ID },
+    {
+      error: 'venue_id must not contain the NUL character (\\u0000)',
+      details: [{ path: 'venue_id', message: 'venue_id must not contain the NUL character (\\u0000)' }],
+      request_id: REQUEST_ID,
+    },
   ),
   401: errorOf('`Missing API key`, or `Invalid or revoked API key`', ErrorText.InvalidApiKey),
   403: doc(ScopeErrorBody, '`Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden`', {
@@ -68,8 +74,14 @@ export const commonErrors = {
     missing: ['bookings:read'],
     request_id: REQUEST_ID,
   }),
-  429: errorOf('Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds', ErrorText.RateLimitExceeded),
-  500: errorOf('Internal server error: nothing about it is shown; quote request_id to support', ErrorText.InternalServerError),
+  429: errorOf(
+    'Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds',
+    ErrorText.RateLimitExceeded,
+  ),
+  500: errorOf(
+    'Internal server error: nothing about it is shown; quote request_id to support',
+    ErrorText.InternalServerError,
+  ),
 } as const;
 
 /** The 400 of a route with a query or a body, whose example names a field of it. */

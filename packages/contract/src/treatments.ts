@@ -30,7 +30,11 @@ export const treatmentsContract = c.router({
     method: 'GET',
     path: '/venues/:venue_id/treatments',
     pathParams: VenuePath,
-    responses: { 200: single(z.array(Treatment)), ...commonErrors, 404: errorOf('`Venue not found`', ErrorText.VenueNotFound) },
+    responses: {
+      200: single(z.array(Treatment)),
+      ...commonErrors,
+      404: errorOf('`Venue not found`', ErrorText.VenueNotFound),
+    },
     summary: 'List treatments and their variants',
     description: 'Every treatment of the venue with its bookable variants. Not paginated.',
     metadata: { scope: 'treatments:read' },

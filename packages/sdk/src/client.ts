@@ -85,8 +85,19 @@ export function createPartnerClient(options: PartnerClientOptions) {
     listTreatments: (venueId: string, call?: CallOptions): Promise<ListTreatmentsResult> =>
       toResult(raw.treatments.list({ params: { venue_id: segment('venueId', venueId) }, ...extras(call) })),
     listCustomers: (venueId: string, query: CustomersQuery = {}, call?: CallOptions): Promise<ListCustomersResult> =>
-      toResult(raw.customers.list({ params: { venue_id: segment('venueId', venueId) }, query: strings(query), ...extras(call) })),
-    listCustomerBookings: (venueId: string, customerId: string, query: CustomerBookingsQuery = {}, call?: CallOptions): Promise<ListCustomerBookingsResult> =>
+      toResult(
+        raw.customers.list({
+          params: { venue_id: segment('venueId', venueId) },
+          query: strings(query),
+          ...extras(call),
+        }),
+      ),
+    listCustomerBookings: (
+      venueId: string,
+      customerId: string,
+      query: CustomerBookingsQuery = {},
+      call?: CallOptions,
+    ): Promise<ListCustomerBookingsResult> =>
       toResult(
         raw.customers.bookings({
           params: { venue_id: segment('venueId', venueId), customer_id: segment('customerId', customerId) },
@@ -95,7 +106,12 @@ export function createPartnerClient(options: PartnerClientOptions) {
         }),
       ),
     /** Preview. `{ date }` for one day (`data.slots`), `{ from, to }` for a range (`data.days`). */
-    getVariantAvailability: (venueId: string, variantId: string, query: AvailabilityQuery, call?: CallOptions): Promise<VariantAvailabilityResult> =>
+    getVariantAvailability: (
+      venueId: string,
+      variantId: string,
+      query: AvailabilityQuery,
+      call?: CallOptions,
+    ): Promise<VariantAvailabilityResult> =>
       toResult(
         raw.availability.variant({
           params: { venue_id: segment('venueId', venueId), variant_id: segment('variantId', variantId) },
@@ -115,9 +131,16 @@ export function createPartnerClient(options: PartnerClientOptions) {
     ...api,
     /** Every item of a paginated list, 100 per request: `for await (const venue of client.iterate.venues()) { … }`. */
     iterate: {
-      venues: (query: WithoutPage<VenuesQuery> = {}, call?: CallOptions): AsyncGenerator<VenueSummary, void, undefined> =>
+      venues: (
+        query: WithoutPage<VenuesQuery> = {},
+        call?: CallOptions,
+      ): AsyncGenerator<VenueSummary, void, undefined> =>
         paginate((page) => api.listVenues({ page_size: 100, ...query, page }, call)),
-      customers: (venueId: string, query: WithoutPage<CustomersQuery> = {}, call?: CallOptions): AsyncGenerator<Customer, void, undefined> =>
+      customers: (
+        venueId: string,
+        query: WithoutPage<CustomersQuery> = {},
+        call?: CallOptions,
+      ): AsyncGenerator<Customer, void, undefined> =>
         paginate((page) => api.listCustomers(venueId, { page_size: 100, ...query, page }, call)),
       customerBookings: (
         venueId: string,

@@ -1,4 +1,10 @@
-import { type CodedErrorBody, type commonErrors, type ErrorBody, ErrorText, type ValidationErrorBody } from '@spa/contract';
+import {
+  type CodedErrorBody,
+  type commonErrors,
+  type ErrorBody,
+  ErrorText,
+  type ValidationErrorBody,
+} from '@spa/contract';
 import type { z } from 'zod';
 
 /** The API's fixed `error` texts, as the contract spells them (see `ErrorText` in @spa/contract). */

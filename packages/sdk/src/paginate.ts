@@ -9,7 +9,9 @@ export type PageResult<T> = Success<T[], number, { pagination: { total_pages: nu
  *
  * `for await (const c of paginate((page) => api.listCustomers(venueId, { page, page_size: 100 }))) { … }`
  */
-export async function* paginate<T>(fetchPage: (page: number) => Promise<PageResult<T>>): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (page: number) => Promise<PageResult<T>>,
+): AsyncGenerator<T, void, undefined> {
   for (let page = 1; ; page++) {
     const result = await fetchPage(page);
     if (!result.ok) throw result.error;

@@ -35,7 +35,12 @@ export function backoff(attempt: number, options: RetryOptions): number {
 }
 
 /** The wait before the next attempt, or undefined when Retry-After asks for longer than maxDelayMs. */
-export function retryDelay(attempt: number, options: RetryOptions, retryAfter: string | null, now = Date.now()): number | undefined {
+export function retryDelay(
+  attempt: number,
+  options: RetryOptions,
+  retryAfter: string | null,
+  now = Date.now(),
+): number | undefined {
   const asked = parseRetryAfter(retryAfter, now);
   if (asked === undefined) return backoff(attempt, options);
   return asked <= options.maxDelayMs ? asked : undefined;

@@ -56,7 +56,11 @@ function hasExternalId(body: unknown): boolean {
   return typeof id === 'string' && id.length > 0;
 }
 
-async function exchange(options: TransportOptions, args: ApiFetcherArgs, signal: AbortSignal | undefined): Promise<Answer> {
+async function exchange(
+  options: TransportOptions,
+  args: ApiFetcherArgs,
+  signal: AbortSignal | undefined,
+): Promise<Answer> {
   const signals = [signal, options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)].filter(
     (s): s is AbortSignal => s !== undefined,
   );

@@ -56,7 +56,9 @@ export class KeyVault {
   decrypt(payload: string, keyId: string): string {
     const [version, iv, tag, body] = payload.split(':');
     if (version !== 'v1' || !iv || !tag || !body) throw new Error('Unknown key encryption format');
-    const decipher = createDecipheriv('aes-256-gcm', this.#aesKey, Buffer.from(iv, 'base64')).setAAD(Buffer.from(keyId));
+    const decipher = createDecipheriv('aes-256-gcm', this.#aesKey, Buffer.from(iv, 'base64')).setAAD(
+      Buffer.from(keyId),
+    );
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
   }

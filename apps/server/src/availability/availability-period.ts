@@ -12,7 +12,11 @@ export interface Period {
  * The contract has checked which parameters are present and that each is a real date;
  * this checks their order and span, which needs calendar arithmetic (Temporal).
  */
-export function periodOf(query: { date?: string | undefined; from?: string | undefined; to?: string | undefined }): Period {
+export function periodOf(query: {
+  date?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}): Period {
   if (query.date) {
     const day = withinCalendar('date', query.date);
     return { mode: 'day', from: day, to: day };

@@ -34,7 +34,11 @@ const fromMs = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms);
  * dates, and parsing costs microseconds in the polyfill. Temporal values are immutable, so sharing is safe.
  */
 const parsed = new LRUCache<string, Temporal.PlainTime | Temporal.PlainDate>({ max: 10_000 });
-const memo = <T extends Temporal.PlainTime | Temporal.PlainDate>(kind: string, text: string, parse: (text: string) => T): T => {
+const memo = <T extends Temporal.PlainTime | Temporal.PlainDate>(
+  kind: string,
+  text: string,
+  parse: (text: string) => T,
+): T => {
   const key = kind + text;
   let value = parsed.get(key) as T | undefined;
   if (!value) parsed.set(key, (value = parse(text)));
@@ -70,8 +74,12 @@ export function snapshotQuery(
   around?: { start: Temporal.Instant; end: Temporal.Instant },
 ): SnapshotQuery {
   const timeZone = venue.timezone ?? 'UTC';
-  const reach = { minutes: variant.durationMinutes + venue.room_turnover_buffer_minutes + venue.inter_venue_buffer_minutes };
-  const windowStart = (around?.start ?? range.from.toZonedDateTime({ timeZone }).toInstant()).subtract({ minutes: venue.inter_venue_buffer_minutes });
+  const reach = {
+    minutes: variant.durationMinutes + venue.room_turnover_buffer_minutes + venue.inter_venue_buffer_minutes,
+  };
+  const windowStart = (around?.start ?? range.from.toZonedDateTime({ timeZone }).toInstant()).subtract({
+    minutes: venue.inter_venue_buffer_minutes,
+  });
   const windowEnd = (around?.end ?? range.to.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant()).add(reach);
   return {
     venueId: venue.id,
@@ -113,18 +121,33 @@ export function toSnapshot(venue: VenueRow, variant: SnapshotVariant, row: Snaps
       dailyBlocks: blocks.filter((b) => b.daily).map((b) => ({ start: time(b.start_time!), end: time(b.end_time!) })),
       blocks: blocks.filter((b) => !b.daily).map((b) => ({ start: fromMs(b.start_ms!), end: fromMs(b.end_ms!) })),
     },
-    variant: { id: variant.id, treatmentId: variant.treatmentId, durationMinutes: variant.durationMinutes, leadTimeMinutes: variant.leadTimeMinutes },
+    variant: {
+      id: variant.id,
+      treatmentId: variant.treatmentId,
+      durationMinutes: variant.durationMinutes,
+      leadTimeMinutes: variant.leadTimeMinutes,
+    },
     rooms,
-    roomReservations: row.room_holds.map((r) => ({ roomId: r.room_id, start: fromMs(r.start_ms), end: fromMs(r.end_ms) })),
+    roomReservations: row.room_holds.map((r) => ({
+      roomId: r.room_id,
+      start: fromMs(r.start_ms),
+      end: fromMs(r.end_ms),
+    })),
     therapists: row.therapist_ids.map((id) => ({
       id,
-      shifts: shifts.filter((s) => s.therapist_id === id).map((s) => ({ daysOfWeek: s.days_of_week, start: time(s.start_time), end: time(s.end_time) })),
-      overrides: overrides.filter((o) => o.therapist_id === id).map((o) => ({
-        date: date(o.date),
-        start: o.start_time ? time(o.start_time) : null,
-        end: o.end_time ? time(o.end_time) : null,
-      })),
-      absences: absences.filter((a) => a.therapist_id === id).map((a) => ({ start: fromMs(a.start_ms), end: fromMs(a.end_ms) })),
+      shifts: shifts
+        .filter((s) => s.therapist_id === id)
+        .map((s) => ({ daysOfWeek: s.days_of_week, start: time(s.start_time), end: time(s.end_time) })),
+      overrides: overrides
+        .filter((o) => o.therapist_id === id)
+        .map((o) => ({
+          date: date(o.date),
+          start: o.start_time ? time(o.start_time) : null,
+          end: o.end_time ? time(o.end_time) : null,
+        })),
+      absences: absences
+        .filter((a) => a.therapist_id === id)
+        .map((a) => ({ start: fromMs(a.start_ms), end: fromMs(a.end_ms) })),
     })),
     therapistReservations: row.therapist_holds.map((r) => ({
       therapistId: r.therapist_id,

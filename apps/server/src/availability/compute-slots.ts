@@ -62,7 +62,12 @@ export function computeDays(
 }
 
 /** The listed slot starting exactly at `start`, if any (an instant off the grid or taken is not one). */
-export function findSlot(snapshot: AvailabilitySnapshot, start: Temporal.Instant, now: Temporal.Instant, guestCount = 1): ListedSlot | undefined {
+export function findSlot(
+  snapshot: AvailabilitySnapshot,
+  start: Temporal.Instant,
+  now: Temporal.Instant,
+  guestCount = 1,
+): ListedSlot | undefined {
   const prepared = prepare(snapshot);
   const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
   return day ? slotAt(prepared, day, exactMs(start), now, guestCount)?.slot : undefined;
@@ -109,7 +114,12 @@ export function decideBooking(
   };
 }
 
-function slotsOf(prepared: PreparedSnapshot, date: Temporal.PlainDate, now: Temporal.Instant, guestCount: number): ListedSlot[] {
+function slotsOf(
+  prepared: PreparedSnapshot,
+  date: Temporal.PlainDate,
+  now: Temporal.Instant,
+  guestCount: number,
+): ListedSlot[] {
   const day = venueDay(prepared, date);
   if (!day) return [];
   const slots: ListedSlot[] = [];
@@ -137,13 +147,20 @@ function slotAt(prepared: PreparedSnapshot, day: VenueDay, startMs: number, now:
 }
 
 /** Spec 2.7 for one candidate: hours, lead time, blocks, rooms, therapists and buffers. */
-function evaluate(prepared: PreparedSnapshot, day: VenueDay, candidate: { localMinutes: number; start: number }, now: Temporal.Instant, guestCount: number) {
+function evaluate(
+  prepared: PreparedSnapshot,
+  day: VenueDay,
+  candidate: { localMinutes: number; start: number },
+  now: Temporal.Instant,
+  guestCount: number,
+) {
   const { venue, variant } = prepared.snapshot;
   const { start, localMinutes } = candidate;
   const end = start + variant.durationMinutes * MINUTE;
   const inHours = start >= day.opensAt && end <= day.closesAt;
   if (!inHours && !venue.allowOutOfHoursBooking) return undefined;
-  if (start < now.epochMilliseconds + variant.leadTimeMinutes * MINUTE || anyOverlap(day.blocks, start, end)) return undefined;
+  if (start < now.epochMilliseconds + variant.leadTimeMinutes * MINUTE || anyOverlap(day.blocks, start, end))
+    return undefined;
   const free = freeResources(prepared, day, start, end);
   const largestRoom = free.rooms.reduce((max, room) => Math.max(max, room.capacity), 0);
   const availableCapacity = Math.min(largestRoom, free.therapistIds.length);

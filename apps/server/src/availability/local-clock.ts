@@ -45,7 +45,12 @@ function dayShape(date: Temporal.PlainDate, timeZone: string) {
 }
 
 /** Like localClock's answer, but a gap time moves forward ('compatible'): for opening, closing and shift edges. */
-export function edgeOf(date: Temporal.PlainDate, timeZone: string, clock: ReturnType<typeof localClock>, time: Temporal.PlainTime): number {
+export function edgeOf(
+  date: Temporal.PlainDate,
+  timeZone: string,
+  clock: ReturnType<typeof localClock>,
+  time: Temporal.PlainTime,
+): number {
   return clock(minutesOf(time)) ?? date.toZonedDateTime({ timeZone, plainTime: time }).epochMilliseconds;
 }
 

@@ -13,9 +13,14 @@ export const apiDayOfWeek = (date: Temporal.PlainDate) => date.dayOfWeek % 7;
  * Spec 2.7 rule 1 and DECISIONS "Venues": the hours of a date, or null when the venue is closed.
  * A one-time opening wins over the recurring schedule for its date and may carry its own hours.
  */
-export function hoursOn(venue: VenueScheduleSnapshot, date: Temporal.PlainDate, openings: ReadonlyMap<string, VenueScheduleSnapshot['oneTimeOpenings'][number]>): DayHours | null {
+export function hoursOn(
+  venue: VenueScheduleSnapshot,
+  date: Temporal.PlainDate,
+  openings: ReadonlyMap<string, VenueScheduleSnapshot['oneTimeOpenings'][number]>,
+): DayHours | null {
   const opening = openings.get(date.toString());
-  if (opening) return { opening: opening.openingTime ?? venue.openingTime, closing: opening.closingTime ?? venue.closingTime };
+  if (opening)
+    return { opening: opening.openingTime ?? venue.openingTime, closing: opening.closingTime ?? venue.closingTime };
   if (venue.scheduleType !== 'recurring') return null;
   if (!venue.daysOfWeek.includes(apiDayOfWeek(date))) return null;
   const start = venue.recurringStartDate;

@@ -4,7 +4,13 @@ import type { Db } from '../db/connect.js';
 /** One row of JSON arrays: everything a snapshot needs, in a single round trip (pool or transaction alike). */
 export interface SnapshotRow {
   openings: { date: string; opening_time: string | null; closing_time: string | null }[];
-  blocks: { daily: boolean; start_time: string | null; end_time: string | null; start_ms: number | null; end_ms: number | null }[];
+  blocks: {
+    daily: boolean;
+    start_time: string | null;
+    end_time: string | null;
+    start_ms: number | null;
+    end_ms: number | null;
+  }[];
   rooms: { id: string; capacity: number }[];
   room_holds: { room_id: string; start_ms: number; end_ms: number }[];
   therapist_ids: string[];

@@ -29,7 +29,10 @@ export function prepare(snapshot: AvailabilitySnapshot): PreparedSnapshot {
     snapshot,
     openings: new Map(snapshot.venue.oneTimeOpenings.map((o) => [o.date.toString(), o])),
     blocks: snapshot.venue.blocks.map(ms),
-    roomHolds: indexBy(snapshot.roomReservations.map((r) => ({ ...ms(r), roomId: r.roomId })), (r) => r.roomId),
+    roomHolds: indexBy(
+      snapshot.roomReservations.map((r) => ({ ...ms(r), roomId: r.roomId })),
+      (r) => r.roomId,
+    ),
     therapistHolds: indexBy(
       snapshot.therapistReservations.map((r) => ({ ...ms(r), therapistId: r.therapistId, venueId: r.venueId })),
       (r) => r.therapistId,
@@ -66,7 +69,9 @@ export function venueDay(prepared: PreparedSnapshot, date: Temporal.PlainDate): 
   for (const therapist of therapists) {
     const override = therapist.overrides.find((o) => o.date.equals(date));
     const windows = override
-      ? override.start && override.end ? [local(override.start, override.end)] : []
+      ? override.start && override.end
+        ? [local(override.start, override.end)]
+        : []
       : therapist.shifts.filter((s) => s.daysOfWeek.includes(dow)).map((s) => local(s.start, s.end));
     if (windows.length) shifts.set(therapist.id, windows);
   }

@@ -2,7 +2,12 @@ import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, BookingTable, Database } from '../db/schema.js';
-import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow, snapshotSql } from '../availability/snapshot.query.js';
+import {
+  type SnapshotQuery,
+  type SnapshotRow,
+  selectSnapshotRow,
+  snapshotSql,
+} from '../availability/snapshot.query.js';
 import { tstzrange } from '../shared/instant.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 
@@ -12,7 +17,12 @@ type Trx = Transaction<Database>;
 export const LIVE_STATUSES: BookingStatus[] = ['pending', 'awaiting_therapist', 'confirmed'];
 
 export async function findBookingByExternalId(db: Db, venueId: string, externalId: string) {
-  return db.selectFrom('bookings').select(BOOKING_COLUMNS).where('venue_id', '=', venueId).where('external_id', '=', externalId).executeTakeFirst();
+  return db
+    .selectFrom('bookings')
+    .select(BOOKING_COLUMNS)
+    .where('venue_id', '=', venueId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
 }
 
 export async function findBookingById(db: Db, id: string) {
@@ -25,7 +35,11 @@ export async function findBookingById(db: Db, id: string) {
 }
 
 /** Bookings with this external id at the venues a key can see (the cancel endpoint's `ext:` form). */
-export async function findVisibleBookingsByExternalId(db: Db, scope: { organisationId: string; venueId: string | null }, externalId: string) {
+export async function findVisibleBookingsByExternalId(
+  db: Db,
+  scope: { organisationId: string; venueId: string | null },
+  externalId: string,
+) {
   let query = db
     .selectFrom('bookings')
     .innerJoin('venues', 'venues.id', 'bookings.venue_id')
@@ -38,7 +52,13 @@ export async function findVisibleBookingsByExternalId(db: Db, scope: { organisat
 
 /** Row lock: status changes of one booking are serialised. */
 export async function lockBooking(trx: Trx, id: string) {
-  return trx.selectFrom('bookings').select(BOOKING_COLUMNS).select('therapist_id').where('id', '=', id).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('bookings')
+    .select(BOOKING_COLUMNS)
+    .select('therapist_id')
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /**
@@ -65,9 +85,14 @@ export async function readSnapshotAndClaim(
 const HOUR = 3_600_000;
 
 /** The lock keys of a hold: one per (resource, hour) the range touches. */
-export function holdKeys(kind: 'room' | 'therapist', id: string, range: { start: Temporal.Instant; end: Temporal.Instant }): string[] {
+export function holdKeys(
+  kind: 'room' | 'therapist',
+  id: string,
+  range: { start: Temporal.Instant; end: Temporal.Instant },
+): string[] {
   const keys: string[] = [];
-  for (let hour = Math.floor(range.start.epochMilliseconds / HOUR); hour * HOUR < range.end.epochMilliseconds; hour++) keys.push(`${kind}:${id}:${hour}`);
+  for (let hour = Math.floor(range.start.epochMilliseconds / HOUR); hour * HOUR < range.end.epochMilliseconds; hour++)
+    keys.push(`${kind}:${id}:${hour}`);
   return keys;
 }
 
@@ -97,16 +122,34 @@ function heldElsewhere(therapistIds: string[], venueId: string, range: string) {
 /** Therapists among `therapistIds` holding a reservation at another venue within the buffer around [start, end). */
 export async function therapistsBusyElsewhere(
   trx: Trx,
-  input: { therapistIds: string[]; venueId: string; start: Temporal.Instant; end: Temporal.Instant; bufferMinutes: number },
+  input: {
+    therapistIds: string[];
+    venueId: string;
+    start: Temporal.Instant;
+    end: Temporal.Instant;
+    bufferMinutes: number;
+  },
 ): Promise<string[]> {
   if (input.therapistIds.length === 0) return [];
-  const range = tstzrange(input.start.subtract({ minutes: input.bufferMinutes }), input.end.add({ minutes: input.bufferMinutes }));
-  const { rows } = await sql<{ therapist_id: string }>`select distinct h.therapist_id ${heldElsewhere(input.therapistIds, input.venueId, range)}`.execute(trx);
+  const range = tstzrange(
+    input.start.subtract({ minutes: input.bufferMinutes }),
+    input.end.add({ minutes: input.bufferMinutes }),
+  );
+  const { rows } = await sql<{
+    therapist_id: string;
+  }>`select distinct h.therapist_id ${heldElsewhere(input.therapistIds, input.venueId, range)}`.execute(trx);
   return rows.map((r) => r.therapist_id);
 }
 
 export interface NewBooking {
-  guest: { organisationId: string; firstName: string; lastName: string; email: string; phone: string | null; language: string };
+  guest: {
+    organisationId: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    phone: string | null;
+    language: string;
+  };
   booking: Omit<Insertable<BookingTable>, 'customer_id'> & { id: string };
   roomId: string;
   roomRange: string;
@@ -130,7 +173,9 @@ export interface NewBooking {
  */
 export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<BookingRow | undefined> {
   const b = n.booking;
-  const busyElsewhere = n.elsewhereRange ? sql`exists (select 1 ${heldElsewhere(n.therapistIds, b.venue_id, n.elsewhereRange)})` : sql`false`;
+  const busyElsewhere = n.elsewhereRange
+    ? sql`exists (select 1 ${heldElsewhere(n.therapistIds, b.venue_id, n.elsewhereRange)})`
+    : sql`false`;
   const { rows } = await sql<BookingRow>`
     with customer as (
       insert into customers (id, organisation_id, first_name, last_name, email, phone, language)

@@ -9,7 +9,13 @@ import { createBooking } from './create-booking.js';
 export function bookingsRouter({ db, clock }: RouteDeps) {
   return initServer().router(contract.bookings, {
     create: async ({ params, body, res }) => {
-      const { booking, replayed } = await createBooking({ db, principal: principalOf(res), venueRef: params.venue_id, body, now: clock.now() });
+      const { booking, replayed } = await createBooking({
+        db,
+        principal: principalOf(res),
+        venueRef: params.venue_id,
+        body,
+        now: clock.now(),
+      });
       if (replayed) {
         res.setHeader('Idempotent-Replayed', 'true');
         return { status: 200, body: { data: toBooking(booking) } };
@@ -17,7 +23,13 @@ export function bookingsRouter({ db, clock }: RouteDeps) {
       return { status: 201, body: { data: toBooking(booking) } };
     },
     cancel: async ({ params, body, res }) => {
-      const booking = await cancelBooking({ db, principal: principalOf(res), bookingRef: params.booking_id, body, now: clock.now() });
+      const booking = await cancelBooking({
+        db,
+        principal: principalOf(res),
+        bookingRef: params.booking_id,
+        body,
+        now: clock.now(),
+      });
       return { status: 200, body: { data: toBooking(booking) } };
     },
   });

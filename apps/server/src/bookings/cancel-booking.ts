@@ -12,7 +12,13 @@ import {
 import { instantFromDb } from '../shared/instant.js';
 import { canAccessVenue } from '../venues/venue-access.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
-import { findBookingById, findVisibleBookingsByExternalId, LIVE_STATUSES, lockBooking, releaseReservations } from './bookings.repository.js';
+import {
+  findBookingById,
+  findVisibleBookingsByExternalId,
+  LIVE_STATUSES,
+  lockBooking,
+  releaseReservations,
+} from './bookings.repository.js';
 import { cancellationFee } from './cancellation-policy.js';
 
 const EXTERNAL_PREFIX = 'ext:';
@@ -26,14 +32,24 @@ export interface CancelBookingOptions {
 }
 
 /** Spec 4.8: applies the venue policy for `cancelled_by` and releases the room and therapists at once. */
-export async function cancelBooking({ db, principal, bookingRef, body, now }: CancelBookingOptions): Promise<BookingRow> {
+export async function cancelBooking({
+  db,
+  principal,
+  bookingRef,
+  body,
+  now,
+}: CancelBookingOptions): Promise<BookingRow> {
   const bookingId = await resolveBookingId(db, principal, bookingRef);
   return db.transaction().execute(async (trx) => {
     const booking = await lockBooking(trx, bookingId);
     if (!booking) throw new BookingNotFoundError();
     if (!LIVE_STATUSES.includes(booking.status)) throw new BookingAlreadyCancelledError(booking.status);
 
-    const venue = await trx.selectFrom('venues').select('cancellation_policy').where('id', '=', booking.venue_id).executeTakeFirstOrThrow();
+    const venue = await trx
+      .selectFrom('venues')
+      .select('cancellation_policy')
+      .where('id', '=', booking.venue_id)
+      .executeTakeFirstOrThrow();
     const fee = cancellationFee({
       policy: venue.cancellation_policy,
       cancelledBy: body.cancelled_by,
@@ -71,6 +87,7 @@ async function resolveBookingId(db: Db, principal: Principal, ref: string): Prom
   if (!isUuid(ref)) throw new BookingNotFoundError();
   const booking = await findBookingById(db, ref.toLowerCase());
   if (!booking) throw new BookingNotFoundError();
-  if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id })) throw new BookingForbiddenError();
+  if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id }))
+    throw new BookingForbiddenError();
   return booking.id;
 }

@@ -30,9 +30,7 @@ export function cancellationFee(input: {
   const feeMinor = percentOfMinor(input.totalMinor, feePercent);
 
   const who = input.cancelledBy === 'customer' ? 'the customer' : 'the partner';
-  const when = started
-    ? `after the start`
-    : `${formatHours(hoursLeft)} before the start`;
+  const when = started ? `after the start` : `${formatHours(hoursLeft)} before the start`;
   const rule = !tier
     ? 'no tier of the policy applies, so no fee is charged'
     : started

@@ -53,14 +53,25 @@ const ATTEMPTS = 5;
  * transaction: re-checks the slot with the availability function, reserves a room and therapists (the exclusion
  * constraints make an overlap impossible) and inserts the booking.
  */
-export async function createBooking({ db, principal, venueRef, body, now }: CreateBookingOptions): Promise<CreateBookingResult> {
+export async function createBooking({
+  db,
+  principal,
+  venueRef,
+  body,
+  now,
+}: CreateBookingOptions): Promise<CreateBookingResult> {
   const startAt = Temporal.Instant.from(body.start_at);
-  if (Temporal.Instant.compare(startAt, now) <= 0) throw ValidationError.field('start_at', 'start_at must be in the future');
+  if (Temporal.Instant.compare(startAt, now) <= 0)
+    throw ValidationError.field('start_at', 'start_at must be in the future');
   // The last date availability lists (availability-period.ts); beyond it zone and range arithmetic would overflow.
-  if (Temporal.Instant.compare(startAt, LAST_START) >= 0) throw ValidationError.field('start_at', `start_at must be before ${LAST_START}`);
+  if (Temporal.Instant.compare(startAt, LAST_START) >= 0)
+    throw ValidationError.field('start_at', `start_at must be before ${LAST_START}`);
   const priceMinor = toMinor(body.price_paid.amount, body.price_paid.currency);
   if (priceMinor === undefined) {
-    throw ValidationError.field('price_paid.amount', `price_paid.amount has more decimals than ${body.price_paid.currency} allows`);
+    throw ValidationError.field(
+      'price_paid.amount',
+      `price_paid.amount has more decimals than ${body.price_paid.currency} allows`,
+    );
   }
 
   const externalId = body.external_id ?? null;
@@ -83,11 +94,18 @@ export async function createBooking({ db, principal, venueRef, body, now }: Crea
         const { row, claim } = await readSnapshotAndClaim(trx, query, externalId);
         // A replay wins over every later check: the partner gets its original booking back.
         if (!claim.locked) throw new DuplicateExternalIdError();
-        if (claim.existingId) return { booking: (await findBookingByExternalId(trx, venue.id, externalId!))!, replayed: true };
+        if (claim.existingId)
+          return { booking: (await findBookingByExternalId(trx, venue.id, externalId!))!, replayed: true };
         if (body.price_paid.currency !== venue.currency) throw new CurrencyMismatchError(venue.currency);
 
         // The same function that lists slots decides this one, on data read inside this transaction.
-        const decision = decideBooking(toSnapshot(venue, snapshotVariant, row), startAt, now, body.guest_count, Math.random);
+        const decision = decideBooking(
+          toSnapshot(venue, snapshotVariant, row),
+          startAt,
+          now,
+          body.guest_count,
+          Math.random,
+        );
         if (!decision) throw new SlotUnavailableError();
         const { allocation } = decision;
 

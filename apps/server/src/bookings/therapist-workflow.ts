@@ -3,7 +3,14 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, Database } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../shared/instant.js';
-import { holdKeys, isLostRace, lockBooking, lockHolds, releaseReservations, therapistsBusyElsewhere } from './bookings.repository.js';
+import {
+  holdKeys,
+  isLostRace,
+  lockBooking,
+  lockHolds,
+  releaseReservations,
+  therapistsBusyElsewhere,
+} from './bookings.repository.js';
 
 /** A refusal the operator reads in the CLI: plain words, no stack. */
 export class BookingWorkflowError extends Error {}
@@ -19,7 +26,9 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
       const booking = await lockBooking(trx, input.bookingId);
       if (!booking) throw new BookingWorkflowError(`No booking ${input.bookingId}`);
       if (booking.status !== 'pending' && booking.status !== 'awaiting_therapist') {
-        throw new BookingWorkflowError(`Booking ${booking.id} is ${booking.status}; only pending or awaiting_therapist bookings can be accepted`);
+        throw new BookingWorkflowError(
+          `Booking ${booking.id} is ${booking.status}; only pending or awaiting_therapist bookings can be accepted`,
+        );
       }
       const offer = await trx
         .selectFrom('booking_offers')
@@ -29,13 +38,24 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
         .executeTakeFirst();
       if (!offer) throw await notOffered(trx, booking, input.therapistId);
 
-      const reserved = await trx.selectFrom('therapist_reservations').select(['therapist_id', 'venue_id', 'during']).where('booking_id', '=', booking.id).execute();
+      const reserved = await trx
+        .selectFrom('therapist_reservations')
+        .select(['therapist_id', 'venue_id', 'during'])
+        .where('booking_id', '=', booking.id)
+        .execute();
       if (!reserved.some((r) => r.therapist_id === input.therapistId)) {
         const start = instantFromDb(booking.start_at);
         const end = instantFromDb(booking.end_at);
-        const venue = await trx.selectFrom('venues').select('inter_venue_buffer_minutes').where('id', '=', booking.venue_id).executeTakeFirstOrThrow();
+        const venue = await trx
+          .selectFrom('venues')
+          .select('inter_venue_buffer_minutes')
+          .where('id', '=', booking.venue_id)
+          .executeTakeFirstOrThrow();
         const buffer = { minutes: venue.inter_venue_buffer_minutes };
-        await lockHolds(trx, holdKeys('therapist', input.therapistId, { start: start.subtract(buffer), end: end.add(buffer) }));
+        await lockHolds(
+          trx,
+          holdKeys('therapist', input.therapistId, { start: start.subtract(buffer), end: end.add(buffer) }),
+        );
         const busy = await therapistsBusyElsewhere(trx, {
           therapistIds: [input.therapistId],
           venueId: booking.venue_id,
@@ -47,14 +67,28 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
         // The accepting therapist takes the place of one tentative therapist.
         const replaced = reserved[0];
         if (replaced) {
-          await trx.deleteFrom('therapist_reservations').where('booking_id', '=', booking.id).where('therapist_id', '=', replaced.therapist_id).execute();
+          await trx
+            .deleteFrom('therapist_reservations')
+            .where('booking_id', '=', booking.id)
+            .where('therapist_id', '=', replaced.therapist_id)
+            .execute();
         }
         await trx
           .insertInto('therapist_reservations')
-          .values({ booking_id: booking.id, therapist_id: input.therapistId, venue_id: booking.venue_id, during: tstzrange(start, end) })
+          .values({
+            booking_id: booking.id,
+            therapist_id: input.therapistId,
+            venue_id: booking.venue_id,
+            during: tstzrange(start, end),
+          })
           .execute();
       }
-      await trx.updateTable('booking_offers').set({ accepted_at: input.now.toString() }).where('booking_id', '=', booking.id).where('therapist_id', '=', input.therapistId).execute();
+      await trx
+        .updateTable('booking_offers')
+        .set({ accepted_at: input.now.toString() })
+        .where('booking_id', '=', booking.id)
+        .where('therapist_id', '=', input.therapistId)
+        .execute();
       return trx
         .updateTable('bookings')
         .set({ status: 'confirmed', therapist_id: input.therapistId, updated_at: input.now.toString() })
@@ -69,16 +103,23 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
 }
 
 function notFree(therapistId: string) {
-  return new BookingWorkflowError(`Therapist ${therapistId} is no longer free at that time; the booking stays as it was`);
+  return new BookingWorkflowError(
+    `Therapist ${therapistId} is no longer free at that time; the booking stays as it was`,
+  );
 }
 
 /** confirmed → completed or no_show; the room and therapists are released (they no longer occupy). */
-export async function finishBooking(db: Db, input: { bookingId: string; outcome: Extract<BookingStatus, 'completed' | 'no_show'>; now: Temporal.Instant }) {
+export async function finishBooking(
+  db: Db,
+  input: { bookingId: string; outcome: Extract<BookingStatus, 'completed' | 'no_show'>; now: Temporal.Instant },
+) {
   return db.transaction().execute(async (trx) => {
     const booking = await lockBooking(trx, input.bookingId);
     if (!booking) throw new BookingWorkflowError(`No booking ${input.bookingId}`);
     if (booking.status !== 'confirmed') {
-      throw new BookingWorkflowError(`Booking ${booking.id} is ${booking.status}; only confirmed bookings can be marked ${input.outcome.replace('_', '-')}`);
+      throw new BookingWorkflowError(
+        `Booking ${booking.id} is ${booking.status}; only confirmed bookings can be marked ${input.outcome.replace('_', '-')}`,
+      );
     }
     await releaseReservations(trx, booking.id);
     return trx
@@ -91,11 +132,28 @@ export async function finishBooking(db: Db, input: { bookingId: string; outcome:
 }
 
 /** Why a therapist cannot accept a booking they were not offered, in the operator's terms. */
-async function notOffered(trx: Transaction<Database>, booking: { id: string; treatment_id: string }, therapistId: string) {
-  const therapist = await trx.selectFrom('therapists').select('skills').where('id', '=', therapistId).executeTakeFirst();
+async function notOffered(
+  trx: Transaction<Database>,
+  booking: { id: string; treatment_id: string },
+  therapistId: string,
+) {
+  const therapist = await trx
+    .selectFrom('therapists')
+    .select('skills')
+    .where('id', '=', therapistId)
+    .executeTakeFirst();
   if (!therapist) return new BookingWorkflowError(`No therapist ${therapistId}`);
-  const { required_skills } = await trx.selectFrom('treatments').select('required_skills').where('id', '=', booking.treatment_id).executeTakeFirstOrThrow();
+  const { required_skills } = await trx
+    .selectFrom('treatments')
+    .select('required_skills')
+    .where('id', '=', booking.treatment_id)
+    .executeTakeFirstOrThrow();
   const missing = required_skills.filter((skill) => !therapist.skills.includes(skill));
-  if (missing.length) return new BookingWorkflowError(`Therapist ${therapistId} lacks the skills booking ${booking.id} needs: ${missing.join(', ')}`);
-  return new BookingWorkflowError(`Therapist ${therapistId} was not offered booking ${booking.id} (not on shift at that venue, or not free when it was made)`);
+  if (missing.length)
+    return new BookingWorkflowError(
+      `Therapist ${therapistId} lacks the skills booking ${booking.id} needs: ${missing.join(', ')}`,
+    );
+  return new BookingWorkflowError(
+    `Therapist ${therapistId} was not offered booking ${booking.id} (not on shift at that venue, or not free when it was made)`,
+  );
 }

@@ -18,17 +18,24 @@ bookingsCommand
   .argument('<booking-id>', 'booking UUID', uuid)
   .requiredOption('--therapist <id>', 'the accepting therapist (UUID)', uuid)
   .action(async (bookingId: string, options: { therapist: string }) => {
-    const booking = await withOperatorContext(({ db }) => acceptBooking(db, { bookingId, therapistId: options.therapist, now: Temporal.Now.instant() }));
+    const booking = await withOperatorContext(({ db }) =>
+      acceptBooking(db, { bookingId, therapistId: options.therapist, now: Temporal.Now.instant() }),
+    );
     console.log(`Booking ${booking.id} is ${booking.status}, assigned to therapist ${booking.therapist_id}.`);
   });
 
-for (const [name, outcome] of [['complete', 'completed'], ['no-show', 'no_show']] as const) {
+for (const [name, outcome] of [
+  ['complete', 'completed'],
+  ['no-show', 'no_show'],
+] as const) {
   bookingsCommand
     .command(name)
     .description(`mark a confirmed booking ${outcome.replace('_', '-')} (its room and therapist are released)`)
     .argument('<booking-id>', 'booking UUID', uuid)
     .action(async (bookingId: string) => {
-      const booking = await withOperatorContext(({ db }) => finishBooking(db, { bookingId, outcome, now: Temporal.Now.instant() }));
+      const booking = await withOperatorContext(({ db }) =>
+        finishBooking(db, { bookingId, outcome, now: Temporal.Now.instant() }),
+      );
       console.log(`Booking ${booking.id} is ${booking.status}.`);
     });
 }

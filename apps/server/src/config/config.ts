@@ -24,7 +24,8 @@ function userDir(env: Env): string {
 
 export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>): Config {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const dataDir = resolve(userDir(env), env.DATA_DIR ?? '.data');
   return {
     port,
@@ -44,7 +45,8 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
 export function loadKeyEncryptionKey(env: Env, dataDir: string, logger?: Pick<Logger, 'warn'>): Buffer {
   const given = env.KEY_ENCRYPTION_KEY;
   if (given) {
-    if (!/^[0-9a-fA-F]{64}$/.test(given)) throw new Error('KEY_ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)');
+    if (!/^[0-9a-fA-F]{64}$/.test(given))
+      throw new Error('KEY_ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)');
     return Buffer.from(given, 'hex');
   }
   const file = join(dataDir, 'key-encryption.key');

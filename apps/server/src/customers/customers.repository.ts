@@ -19,7 +19,8 @@ export async function listVenueCustomers(
           .where('bookings.venue_id', '=', venue.id),
       ),
     );
-  if (filter.email) query = query.where((eb) => eb(eb.fn('lower', ['customers.email']), '=', filter.email!.toLowerCase()));
+  if (filter.email)
+    query = query.where((eb) => eb(eb.fn('lower', ['customers.email']), '=', filter.email!.toLowerCase()));
   const [rows, total] = await Promise.all([
     query
       .select(['id', 'first_name', 'last_name', 'email', 'phone', 'language', 'created_at'])
@@ -49,10 +50,21 @@ export async function isVenueCustomer(db: Db, venue: { id: string; organisation_
 }
 
 /** One customer's bookings at one venue, newest start first. */
-export async function listCustomerBookings(db: Db, venueId: string, customerId: string, page: { offset: number; limit: number }) {
+export async function listCustomerBookings(
+  db: Db,
+  venueId: string,
+  customerId: string,
+  page: { offset: number; limit: number },
+) {
   const query = db.selectFrom('bookings').where('customer_id', '=', customerId).where('venue_id', '=', venueId);
   const [rows, total] = await Promise.all([
-    query.select(BOOKING_COLUMNS).orderBy('start_at', 'desc').orderBy('booking_number', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query
+      .select(BOOKING_COLUMNS)
+      .orderBy('start_at', 'desc')
+      .orderBy('booking_number', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.count) };

@@ -27,7 +27,9 @@ export interface ConnectOptions {
 }
 
 export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? connectPostgres(options.databaseUrl, options.poolSize ?? 10) : connectPglite(options.dataDir);
+  return options.databaseUrl
+    ? connectPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : connectPglite(options.dataDir);
 }
 
 function connectPostgres(url: string, max: number): DatabaseHandle {

@@ -15,12 +15,18 @@ export async function migrateToLatest(db: Db): Promise<void> {
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error);
     // Kysely reports a database it cannot reach as a failed migration run; say what it is.
-    const what = failed ? `Migration ${failed.migrationName} failed` : isConnectionError(error) ? 'Cannot connect to the database' : 'Migrating the database failed';
+    const what = failed
+      ? `Migration ${failed.migrationName} failed`
+      : isConnectionError(error)
+        ? 'Cannot connect to the database'
+        : 'Migrating the database failed';
     throw new Error(`${what}: ${reason}`, { cause: error });
   }
 }
 
 function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code ?? '';
-  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', '3D000', '28P01', '28000'].includes(code);
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', '3D000', '28P01', '28000'].includes(
+    code,
+  );
 }

@@ -28,7 +28,10 @@ export class PreparingClient extends pg.Client {
   // The one signature pg's overloads share; Kysely calls query(text, values).
   override query(...args: unknown[]): never {
     const [text, values] = args;
-    const name = typeof text === 'string' && args.length === 2 && Array.isArray(values) && values.length > 0 ? statementName(text) : undefined;
+    const name =
+      typeof text === 'string' && args.length === 2 && Array.isArray(values) && values.length > 0
+        ? statementName(text)
+        : undefined;
     const query = super.query as (...a: unknown[]) => never;
     return name ? query.call(this, { name, text, values }) : query.apply(this, args);
   }

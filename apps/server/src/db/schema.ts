@@ -47,7 +47,13 @@ export interface Database {
     currency: string;
     is_default: boolean;
   };
-  therapists: { id: string; organisation_id: string; first_name: string; last_name: string; skills: Generated<string[]> };
+  therapists: {
+    id: string;
+    organisation_id: string;
+    first_name: string;
+    last_name: string;
+    skills: Generated<string[]>;
+  };
   therapist_shifts: {
     id: Generated<number>;
     therapist_id: string;

@@ -18,18 +18,54 @@ abstract class PlainError extends DomainError {
   }
 }
 
-export class MissingApiKeyError extends PlainError { readonly status = 401; readonly text = ErrorText.MissingApiKey; }
-export class InvalidApiKeyError extends PlainError { readonly status = 401; readonly text = ErrorText.InvalidApiKey; }
-export class ForbiddenError extends PlainError { readonly status = 403; readonly text = ErrorText.Forbidden; }
-export class VenueNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.VenueNotFound; }
-export class VariantNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.VariantNotFound; }
-export class CustomerNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.CustomerNotFound; }
-export class RouteNotFoundError extends PlainError { readonly status = 404; readonly text = ErrorText.RouteNotFound; }
-export class InvalidJsonError extends PlainError { readonly status = 400; readonly text = ErrorText.InvalidJson; }
-export class PayloadTooLargeError extends PlainError { readonly status = 413; readonly text = ErrorText.PayloadTooLarge; }
-export class RateLimitedError extends PlainError { readonly status = 429; readonly text = ErrorText.RateLimitExceeded; }
-export class SlotUnavailableError extends PlainError { readonly status = 409; readonly text = ErrorText.SlotUnavailable; }
-export class DuplicateExternalIdError extends PlainError { readonly status = 409; readonly text = ErrorText.DuplicateExternalId; }
+export class MissingApiKeyError extends PlainError {
+  readonly status = 401;
+  readonly text = ErrorText.MissingApiKey;
+}
+export class InvalidApiKeyError extends PlainError {
+  readonly status = 401;
+  readonly text = ErrorText.InvalidApiKey;
+}
+export class ForbiddenError extends PlainError {
+  readonly status = 403;
+  readonly text = ErrorText.Forbidden;
+}
+export class VenueNotFoundError extends PlainError {
+  readonly status = 404;
+  readonly text = ErrorText.VenueNotFound;
+}
+export class VariantNotFoundError extends PlainError {
+  readonly status = 404;
+  readonly text = ErrorText.VariantNotFound;
+}
+export class CustomerNotFoundError extends PlainError {
+  readonly status = 404;
+  readonly text = ErrorText.CustomerNotFound;
+}
+export class RouteNotFoundError extends PlainError {
+  readonly status = 404;
+  readonly text = ErrorText.RouteNotFound;
+}
+export class InvalidJsonError extends PlainError {
+  readonly status = 400;
+  readonly text = ErrorText.InvalidJson;
+}
+export class PayloadTooLargeError extends PlainError {
+  readonly status = 413;
+  readonly text = ErrorText.PayloadTooLarge;
+}
+export class RateLimitedError extends PlainError {
+  readonly status = 429;
+  readonly text = ErrorText.RateLimitExceeded;
+}
+export class SlotUnavailableError extends PlainError {
+  readonly status = 409;
+  readonly text = ErrorText.SlotUnavailable;
+}
+export class DuplicateExternalIdError extends PlainError {
+  readonly status = 409;
+  readonly text = ErrorText.DuplicateExternalId;
+}
 
 export class InsufficientScopeError extends DomainError {
   readonly status = 403;
@@ -77,18 +113,30 @@ abstract class CodedError extends DomainError {
 }
 
 export class BookingNotFoundError extends CodedError {
-  readonly status = 404; readonly code = ErrorText.BookingNotFound;
-  constructor() { super('Booking not found'); }
+  readonly status = 404;
+  readonly code = ErrorText.BookingNotFound;
+  constructor() {
+    super('Booking not found');
+  }
 }
 export class BookingAlreadyCancelledError extends CodedError {
-  readonly status = 422; readonly code = ErrorText.BookingAlreadyCancelled;
-  constructor(status: string) { super(`Booking is already ${status.replace('_', '-')} and cannot be cancelled`); }
+  readonly status = 422;
+  readonly code = ErrorText.BookingAlreadyCancelled;
+  constructor(status: string) {
+    super(`Booking is already ${status.replace('_', '-')} and cannot be cancelled`);
+  }
 }
 export class BookingForbiddenError extends CodedError {
-  readonly status = 403; readonly code = ErrorText.BookingForbidden;
-  constructor() { super('This booking belongs to a venue your key cannot access'); }
+  readonly status = 403;
+  readonly code = ErrorText.BookingForbidden;
+  constructor() {
+    super('This booking belongs to a venue your key cannot access');
+  }
 }
 export class AmbiguousExternalIdError extends CodedError {
-  readonly status = 409; readonly code = ErrorText.AmbiguousExternalId;
-  constructor() { super('This external id matches bookings at several venues; cancel by booking id'); }
+  readonly status = 409;
+  readonly code = ErrorText.AmbiguousExternalId;
+  constructor() {
+    super('This external id matches bookings at several venues; cancel by booking id');
+  }
 }

@@ -4,7 +4,6 @@ import { ValidationError } from './domain-errors.js';
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const parse = express.json({ limit: '100kb', strict: true, type: JSON_TYPES });
 
-
 /**
  * Parses JSON bodies but holds back a parse error until authentication has run, so the order of
  * checks of DECISIONS holds (401, then 403 scope, then 400) even for a malformed body.
@@ -13,17 +12,21 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   parse(req, res, (error?: unknown) => {
     if (error) res.locals.bodyError = error;
     // A body sent as a form or text would otherwise be read as no body at all ("variant_id is required").
-    else if (hasBody(req) && !req.is(JSON_TYPES)) res.locals.bodyError = ValidationError.field('body', 'body must be JSON, sent with Content-Type: application/json');
+    else if (hasBody(req) && !req.is(JSON_TYPES))
+      res.locals.bodyError = ValidationError.field(
+        'body',
+        'body must be JSON, sent with Content-Type: application/json',
+      );
     next();
   });
 };
-
 
 /**
  * Whether the request carries bytes. Not req.is()/type-is: they count `Content-Length: 0` as a body, and an
  * empty POST must stay "no body" (400 naming the first missing field), not a content-type error.
  */
-const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+const hasBody = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Raises the held-back body error, after authentication. */
 export const rejectBadBody: RequestHandler = (_req, res, next) => {

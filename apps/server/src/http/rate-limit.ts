@@ -30,4 +30,3 @@ export function keyRateLimit(): RequestHandler {
     handler: (_req, _res, next) => next(new RateLimitedError()),
   });
 }
-

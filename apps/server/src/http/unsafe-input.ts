@@ -24,7 +24,11 @@ export function rejectUndecodablePath(authenticate: RequestHandler): RequestHand
  */
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
   const at = nulPath(req.params, '') ?? nulPath(req.query, '') ?? nulPath(req.body, '');
-  next(at === undefined ? undefined : ValidationError.field(at || 'body', `${at || 'body'} must not contain the NUL character (\\u0000)`));
+  next(
+    at === undefined
+      ? undefined
+      : ValidationError.field(at || 'body', `${at || 'body'} must not contain the NUL character (\\u0000)`),
+  );
 };
 
 function nulPath(value: unknown, path: string): string | undefined {

@@ -34,7 +34,9 @@ export function sentence(issue: ZodIssue): string {
       if (issue.type !== 'string') return `must be at least ${String(issue.minimum)}`;
       return issue.minimum === 1 ? 'must not be empty' : `must be at least ${String(issue.minimum)} characters`;
     case 'too_big':
-      return issue.type === 'string' ? `must be at most ${String(issue.maximum)} characters` : `must be at most ${String(issue.maximum)}`;
+      return issue.type === 'string'
+        ? `must be at most ${String(issue.maximum)} characters`
+        : `must be at most ${String(issue.maximum)}`;
     case 'invalid_string':
       return `must be a valid ${typeof issue.validation === 'string' ? issue.validation : 'string'}`;
     default:

@@ -18,7 +18,17 @@ export { ImportValidationError } from './import-error.js';
 /** Rows of the file per entity (each inserted, updated, or already equal), and what the operator should know. */
 export interface ImportSummary {
   counts: Record<
-    'organisations' | 'api_keys' | 'venues' | 'rooms' | 'blocks' | 'treatments' | 'variants' | 'therapists' | 'customers' | 'bookings' | 'live_bookings',
+    | 'organisations'
+    | 'api_keys'
+    | 'venues'
+    | 'rooms'
+    | 'blocks'
+    | 'treatments'
+    | 'variants'
+    | 'therapists'
+    | 'customers'
+    | 'bookings'
+    | 'live_bookings',
     number
   >;
   notices: string[];
@@ -28,7 +38,12 @@ export interface ImportSummary {
  * Validates the whole file first, then upserts it in one transaction: an import is all or nothing, and
  * importing the same file twice changes nothing. Throws ImportValidationError with every problem found.
  */
-export async function importVenueData(db: Db, file: unknown, vault: KeyVault, now = Temporal.Now.instant()): Promise<ImportSummary> {
+export async function importVenueData(
+  db: Db,
+  file: unknown,
+  vault: KeyVault,
+  now = Temporal.Now.instant(),
+): Promise<ImportSummary> {
   const data = parseVenueData(file);
   const notices = await db.transaction().execute(async (trx) => {
     const conflicts = await checkAgainstDatabase(trx, data);
@@ -51,7 +66,10 @@ export function parseVenueData(file: unknown): VenueData {
   const parsed = VenueDataFile.safeParse(file);
   if (!parsed.success) {
     const shape = parsed.error.issues.map((issue) => {
-      const path = issue.path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+      const path = issue.path.reduce<string>(
+        (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
+        '',
+      );
       return { path, message: `${path || '(file)'}: ${sentence(issue)}` };
     });
     throw new ImportValidationError([...shape, ...referenceProblemsOfMalformed(file, shape)]);

@@ -33,33 +33,67 @@ export async function placeReservations(trx: Trx, p: Placement): Promise<FieldPr
   const roomRange = tstzrange(p.start, p.end.add({ minutes: p.venue.room_turnover_buffer_minutes }));
   const therapistRange = tstzrange(p.start, p.end);
 
-  const eligible = (p.treatment.room_ids.length ? p.venue.rooms.filter((r) => p.treatment.room_ids.includes(r.id)) : p.venue.rooms)
+  const eligible = (
+    p.treatment.room_ids.length ? p.venue.rooms.filter((r) => p.treatment.room_ids.includes(r.id)) : p.venue.rooms
+  )
     .filter((r) => r.capacity >= p.booking.guest_count)
     .sort((a, b) => a.capacity - b.capacity);
   const taken = eligible.length
-    ? await trx.selectFrom('room_reservations').select(['room_id', 'booking_id']).where('room_id', 'in', eligible.map((r) => r.id)).where(sql<boolean>`during && ${roomRange}::tstzrange`).execute()
+    ? await trx
+        .selectFrom('room_reservations')
+        .select(['room_id', 'booking_id'])
+        .where(
+          'room_id',
+          'in',
+          eligible.map((r) => r.id),
+        )
+        .where(sql<boolean>`during && ${roomRange}::tstzrange`)
+        .execute()
     : [];
   const room = eligible.find((r) => !taken.some((t) => t.room_id === r.id));
   if (!room) {
     const holders = [...new Set(taken.map((t) => p.describe(t.booking_id)))].join(', ');
-    const why = eligible.length ? `every eligible room is already held at that time (by ${holders})` : `no room of the venue eligible for this treatment has capacity ${p.booking.guest_count}`;
+    const why = eligible.length
+      ? `every eligible room is already held at that time (by ${holders})`
+      : `no room of the venue eligible for this treatment has capacity ${p.booking.guest_count}`;
     problems.push({ path: p.at, message: `${p.at}: cannot place the booking at ${p.booking.start_at}: ${why}` });
   }
 
   const ids = p.booking.therapist_ids;
   const busy = ids.length
-    ? await trx.selectFrom('therapist_reservations').select(['therapist_id', 'booking_id']).where('therapist_id', 'in', ids).where(sql<boolean>`during && ${therapistRange}::tstzrange`).execute()
+    ? await trx
+        .selectFrom('therapist_reservations')
+        .select(['therapist_id', 'booking_id'])
+        .where('therapist_id', 'in', ids)
+        .where(sql<boolean>`during && ${therapistRange}::tstzrange`)
+        .execute()
     : [];
   for (const b of busy) {
     const path = `${p.at}.therapist_ids[${ids.indexOf(b.therapist_id)}]`;
-    problems.push({ path, message: `${path}: therapist ${b.therapist_id} already holds ${p.describe(b.booking_id)} at that time` });
+    problems.push({
+      path,
+      message: `${path}: therapist ${b.therapist_id} already holds ${p.describe(b.booking_id)} at that time`,
+    });
   }
   if (problems.length || !room) return problems;
 
   try {
-    await trx.insertInto('room_reservations').values({ booking_id: p.booking.id, room_id: room.id, during: roomRange }).execute();
+    await trx
+      .insertInto('room_reservations')
+      .values({ booking_id: p.booking.id, room_id: room.id, during: roomRange })
+      .execute();
     if (ids.length) {
-      await trx.insertInto('therapist_reservations').values(ids.map((therapist_id) => ({ booking_id: p.booking.id, therapist_id, venue_id: p.venue.id, during: therapistRange }))).execute();
+      await trx
+        .insertInto('therapist_reservations')
+        .values(
+          ids.map((therapist_id) => ({
+            booking_id: p.booking.id,
+            therapist_id,
+            venue_id: p.venue.id,
+            during: therapistRange,
+          })),
+        )
+        .execute();
     }
     if (p.offeredTo.length) {
       await trx
@@ -70,7 +104,10 @@ export async function placeReservations(trx: Trx, p: Placement): Promise<FieldPr
     }
   } catch (error) {
     // A booking made through the API between our check and our insert: the transaction is lost, say whose.
-    if (isLostRace(error)) throw new ImportValidationError([{ path: p.at, message: `${p.at}: its room or a therapist was taken at that time by a booking made meanwhile` }]);
+    if (isLostRace(error))
+      throw new ImportValidationError([
+        { path: p.at, message: `${p.at}: its room or a therapist was taken at that time by a booking made meanwhile` },
+      ]);
     throw error;
   }
   return problems;

@@ -38,12 +38,18 @@ export function referenceProblemsOfMalformed(file: unknown, shapeProblems: Field
     return []; // a file too broken to follow references through: its shape problems say enough
   }
   const renumber = (text: string) =>
-    text.replace(/\b(organisations|api_keys|venues|therapists|customers|bookings)\[(\d+)\]/g, (_, name: string, i: string) => `${name}[${positions[name]![Number(i)]}]`);
+    text.replace(
+      /\b(organisations|api_keys|venues|therapists|customers|bookings)\[(\d+)\]/g,
+      (_, name: string, i: string) => `${name}[${positions[name]![Number(i)]}]`,
+    );
   const reported = shapeProblems.map((p) => p.path).filter(Boolean);
   return problems
     .map((p) => ({ path: renumber(p.path), message: renumber(p.message) }))
     .filter((p) => ![...droppedIds].some((id) => p.message.includes(id)))
-    .filter((p) => !reported.some((path) => p.path === path || p.path.startsWith(`${path}.`) || p.path.startsWith(`${path}[`)));
+    .filter(
+      (p) =>
+        !reported.some((path) => p.path === path || p.path.startsWith(`${path}.`) || p.path.startsWith(`${path}[`)),
+    );
 }
 
 function elementSchema(name: (typeof COLLECTIONS)[number]): z.ZodTypeAny {

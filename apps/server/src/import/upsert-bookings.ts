@@ -10,12 +10,29 @@ import type { Trx } from './upsert.js';
 
 /** The columns the file decides; a re-import that changes none of them leaves the row (and updated_at) alone. */
 const FILE_COLUMNS = [
-  'venue_id', 'treatment_id', 'variant_id', 'customer_id', 'status', 'start_at', 'end_at', 'guest_count', 'notes',
-  'external_reference', 'external_id', 'client_type', 'total_price_minor', 'currency', 'therapist_id',
+  'venue_id',
+  'treatment_id',
+  'variant_id',
+  'customer_id',
+  'status',
+  'start_at',
+  'end_at',
+  'guest_count',
+  'notes',
+  'external_reference',
+  'external_id',
+  'client_type',
+  'total_price_minor',
+  'currency',
+  'therapist_id',
 ] as const;
 
 /** The file has no cancellation record; an imported cancellation says so instead of inventing a fee. */
-const IMPORTED_CANCELLATION = { cancelled_by: 'partner', reason: 'Imported as cancelled', policy: 'Imported as cancelled; no cancellation fee was recorded.' };
+const IMPORTED_CANCELLATION = {
+  cancelled_by: 'partner',
+  reason: 'Imported as cancelled',
+  policy: 'Imported as cancelled; no cancellation fee was recorded.',
+};
 
 /** Removes the holds of the file's bookings, so rooms can be replaced and each booking is placed afresh. */
 export async function releaseFileBookings(trx: Trx, data: VenueData): Promise<void> {
@@ -30,16 +47,29 @@ export async function releaseFileBookings(trx: Trx, data: VenueData): Promise<vo
  * therapists (placeReservations). Returns a problem per live booking that cannot be placed.
  */
 export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.Instant): Promise<FieldProblem[]> {
-  const variants = new Map(data.venues.flatMap((v) => v.treatments.flatMap((t) => t.variants.map((x) => [x.id, { venue: v, treatment: t, variant: x }] as const))));
+  const variants = new Map(
+    data.venues.flatMap((v) =>
+      v.treatments.flatMap((t) => t.variants.map((x) => [x.id, { venue: v, treatment: t, variant: x }] as const)),
+    ),
+  );
   const positions = new Map(data.bookings.map((b, i) => [b.id, i]));
   const describe = (id: string) => (positions.has(id) ? `bookings[${positions.get(id)}]` : `booking ${id}`);
   const problems: FieldProblem[] = [];
   // The broadcast of spec 3.1, as the API makes it: a booking still waiting for a therapist is offered to every
   // therapist of the venue who has the treatment's skills (a shift or an override there).
-  const broadcast = (venue: VenueData['venues'][number], treatment: VenueData['venues'][number]['treatments'][number]) =>
+  const broadcast = (
+    venue: VenueData['venues'][number],
+    treatment: VenueData['venues'][number]['treatments'][number],
+  ) =>
     data.therapists
-      .filter((t) => t.organisation_id === venue.organisation_id && treatment.required_skills.every((skill) => t.skills.includes(skill)))
-      .filter((t) => t.shifts.some((s) => s.venue_id === venue.id) || t.shift_overrides.some((o) => o.venue_id === venue.id))
+      .filter(
+        (t) =>
+          t.organisation_id === venue.organisation_id &&
+          treatment.required_skills.every((skill) => t.skills.includes(skill)),
+      )
+      .filter(
+        (t) => t.shifts.some((s) => s.venue_id === venue.id) || t.shift_overrides.some((o) => o.venue_id === venue.id),
+      )
       .map((t) => t.id);
   for (const [index, booking] of data.bookings.entries()) {
     const { venue, treatment, variant } = variants.get(booking.variant_id)!;
@@ -81,18 +111,40 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
             // A cancellation already recorded (by the API, or a first import) is kept while the file still says cancelled.
             cancelled_at: cancelled ? eb.fn.coalesce('bookings.cancelled_at', 'excluded.cancelled_at') : eb.val(null),
             cancelled_by: cancelled ? eb.fn.coalesce('bookings.cancelled_by', 'excluded.cancelled_by') : eb.val(null),
-            cancellation_reason: cancelled ? eb.fn.coalesce('bookings.cancellation_reason', 'excluded.cancellation_reason') : eb.val(null),
-            cancellation_fee_minor: cancelled ? eb.fn.coalesce('bookings.cancellation_fee_minor', 'excluded.cancellation_fee_minor') : eb.val(null),
-            cancellation_policy_text: cancelled ? eb.fn.coalesce('bookings.cancellation_policy_text', 'excluded.cancellation_policy_text') : eb.val(null),
+            cancellation_reason: cancelled
+              ? eb.fn.coalesce('bookings.cancellation_reason', 'excluded.cancellation_reason')
+              : eb.val(null),
+            cancellation_fee_minor: cancelled
+              ? eb.fn.coalesce('bookings.cancellation_fee_minor', 'excluded.cancellation_fee_minor')
+              : eb.val(null),
+            cancellation_policy_text: cancelled
+              ? eb.fn.coalesce('bookings.cancellation_policy_text', 'excluded.cancellation_policy_text')
+              : eb.val(null),
             updated_at: now.toString(),
           }))
-          .where(sql<boolean>`(${sql.join(FILE_COLUMNS.map((c) => sql.ref(`bookings.${c}`)))}) is distinct from (${sql.join(FILE_COLUMNS.map((c) => sql.ref(`excluded.${c}`)))})`),
+          .where(
+            sql<boolean>`(${sql.join(FILE_COLUMNS.map((c) => sql.ref(`bookings.${c}`)))}) is distinct from (${sql.join(FILE_COLUMNS.map((c) => sql.ref(`excluded.${c}`)))})`,
+          ),
       )
       .execute();
 
     if (LIVE_STATUSES.includes(booking.status)) {
-      const offeredTo = booking.status === 'confirmed' ? booking.therapist_ids : [...new Set([...booking.therapist_ids, ...broadcast(venue, treatment)])];
-      problems.push(...(await placeReservations(trx, { booking, at: `bookings[${index}]`, venue, treatment, start, end, describe, offeredTo })));
+      const offeredTo =
+        booking.status === 'confirmed'
+          ? booking.therapist_ids
+          : [...new Set([...booking.therapist_ids, ...broadcast(venue, treatment)])];
+      problems.push(
+        ...(await placeReservations(trx, {
+          booking,
+          at: `bookings[${index}]`,
+          venue,
+          treatment,
+          start,
+          end,
+          describe,
+          offeredTo,
+        })),
+      );
     }
   }
   return problems;

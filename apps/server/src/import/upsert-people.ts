@@ -1,4 +1,3 @@
-
 import type { VenueData } from './venue-data.schema.js';
 import { type Trx, upsertById } from './upsert.js';
 
@@ -7,7 +6,13 @@ export async function upsertTherapists(trx: Trx, therapists: VenueData['therapis
   await upsertById(
     trx,
     'therapists',
-    therapists.map((t) => ({ id: t.id, organisation_id: t.organisation_id, first_name: t.first_name, last_name: t.last_name, skills: t.skills })),
+    therapists.map((t) => ({
+      id: t.id,
+      organisation_id: t.organisation_id,
+      first_name: t.first_name,
+      last_name: t.last_name,
+      skills: t.skills,
+    })),
   );
   const ids = therapists.map((t) => t.id);
   if (ids.length === 0) return;
@@ -26,11 +31,18 @@ export async function upsertCustomers(trx: Trx, customers: VenueData['customers'
   await upsertById(
     trx,
     'customers',
-    customers.map((c) => ({ id: c.id, organisation_id: c.organisation_id, first_name: c.first_name, last_name: c.last_name, email: c.email, phone: c.phone, language: c.language })),
+    customers.map((c) => ({
+      id: c.id,
+      organisation_id: c.organisation_id,
+      first_name: c.first_name,
+      last_name: c.last_name,
+      email: c.email,
+      phone: c.phone,
+      language: c.language,
+    })),
   );
 }
 
 export async function upsertOrganisations(trx: Trx, organisations: VenueData['organisations']): Promise<void> {
   await upsertById(trx, 'organisations', organisations);
 }
-

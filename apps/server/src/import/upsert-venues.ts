@@ -52,7 +52,10 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
 
   await trx.deleteFrom('one_time_openings').where('venue_id', '=', venue.id).execute();
   if (venue.one_time_openings.length) {
-    await trx.insertInto('one_time_openings').values(venue.one_time_openings.map((o) => ({ venue_id: venue.id, ...o }))).execute();
+    await trx
+      .insertInto('one_time_openings')
+      .values(venue.one_time_openings.map((o) => ({ venue_id: venue.id, ...o })))
+      .execute();
   }
 
   await trx.deleteFrom('venue_blocks').where('venue_id', '=', venue.id).execute();
@@ -61,12 +64,34 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
     'venue_blocks',
     venue.blocks.map((b) =>
       'start_time' in b
-        ? { id: b.id, venue_id: venue.id, daily: true, start_time: b.start_time, end_time: b.end_time, start_at: null, end_at: null, reason: b.reason }
-        : { id: b.id, venue_id: venue.id, daily: false, start_time: null, end_time: null, start_at: b.start_at, end_at: b.end_at, reason: b.reason },
+        ? {
+            id: b.id,
+            venue_id: venue.id,
+            daily: true,
+            start_time: b.start_time,
+            end_time: b.end_time,
+            start_at: null,
+            end_at: null,
+            reason: b.reason,
+          }
+        : {
+            id: b.id,
+            venue_id: venue.id,
+            daily: false,
+            start_time: null,
+            end_time: null,
+            start_at: b.start_at,
+            end_at: b.end_at,
+            reason: b.reason,
+          },
     ),
   );
 
-  await upsertById(trx, 'rooms', venue.rooms.map((r) => ({ id: r.id, venue_id: venue.id, name: r.name, capacity: r.capacity })));
+  await upsertById(
+    trx,
+    'rooms',
+    venue.rooms.map((r) => ({ id: r.id, venue_id: venue.id, name: r.name, capacity: r.capacity })),
+  );
 
   await upsertById(
     trx,
@@ -86,7 +111,11 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
   );
   for (const t of venue.treatments) {
     await trx.deleteFrom('treatment_rooms').where('treatment_id', '=', t.id).execute();
-    if (t.room_ids.length) await trx.insertInto('treatment_rooms').values(t.room_ids.map((room_id) => ({ treatment_id: t.id, room_id }))).execute();
+    if (t.room_ids.length)
+      await trx
+        .insertInto('treatment_rooms')
+        .values(t.room_ids.map((room_id) => ({ treatment_id: t.id, room_id })))
+        .execute();
     // Defaults are cleared first so the "one default per treatment" index never sees two at once.
     await trx.updateTable('variants').set({ is_default: false }).where('treatment_id', '=', t.id).execute();
     await upsertById(
@@ -108,12 +137,37 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
 
 /** Deletes what the file no longer lists for this venue (check-database.ts made sure nothing else needs it). */
 export async function dropMissingChildren(trx: Trx, venue: Venue): Promise<void> {
-  for (const t of venue.treatments) await deleteMissing(trx, 'variants', 'treatment_id', t.id, t.variants.map((v) => v.id));
-  await deleteMissing(trx, 'treatments', 'venue_id', venue.id, venue.treatments.map((t) => t.id));
-  await deleteMissing(trx, 'rooms', 'venue_id', venue.id, venue.rooms.map((r) => r.id));
+  for (const t of venue.treatments)
+    await deleteMissing(
+      trx,
+      'variants',
+      'treatment_id',
+      t.id,
+      t.variants.map((v) => v.id),
+    );
+  await deleteMissing(
+    trx,
+    'treatments',
+    'venue_id',
+    venue.id,
+    venue.treatments.map((t) => t.id),
+  );
+  await deleteMissing(
+    trx,
+    'rooms',
+    'venue_id',
+    venue.id,
+    venue.rooms.map((r) => r.id),
+  );
 }
 
-async function deleteMissing(trx: Trx, table: 'rooms' | 'treatments' | 'variants', parent: 'venue_id' | 'treatment_id', parentId: string, keep: string[]) {
+async function deleteMissing(
+  trx: Trx,
+  table: 'rooms' | 'treatments' | 'variants',
+  parent: 'venue_id' | 'treatment_id',
+  parentId: string,
+  keep: string[],
+) {
   let query = trx.deleteFrom(table).where(parent as never, '=', parentId as never);
   if (keep.length) query = query.where('id', 'not in', keep);
   await query.execute();

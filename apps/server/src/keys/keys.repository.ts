@@ -19,11 +19,20 @@ export function findOrganisationBySlug(db: Db, slug: string) {
 
 /** Serialises dashboard regenerations of one organisation: the second waits and then replaces the first's key. */
 export function lockOrganisation(trx: Transaction<Database>, organisationId: string) {
-  return trx.selectFrom('organisations').select('id').where('id', '=', organisationId).forUpdate().executeTakeFirstOrThrow();
+  return trx
+    .selectFrom('organisations')
+    .select('id')
+    .where('id', '=', organisationId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 export function findKey(db: Db, keyId: string) {
-  return db.selectFrom('api_keys').select(['id', 'kind', 'organisation_id', 'secret_encrypted', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'kind', 'organisation_id', 'secret_encrypted', 'revoked_at'])
+    .where('id', '=', keyId)
+    .executeTakeFirst();
 }
 
 /** Everything about an organisation's keys except their secrets. */
@@ -31,7 +40,15 @@ export function listKeysOfOrganisation(db: Db, organisationId: string) {
   return db
     .selectFrom('api_keys')
     .leftJoin('venues', 'venues.id', 'api_keys.venue_id')
-    .select(['api_keys.id', 'api_keys.kind', 'venues.slug as venue', 'api_keys.scopes', 'api_keys.rate_limit_per_min', 'api_keys.created_at', 'api_keys.revoked_at'])
+    .select([
+      'api_keys.id',
+      'api_keys.kind',
+      'venues.slug as venue',
+      'api_keys.scopes',
+      'api_keys.rate_limit_per_min',
+      'api_keys.created_at',
+      'api_keys.revoked_at',
+    ])
     .where('api_keys.organisation_id', '=', organisationId)
     .orderBy('api_keys.created_at')
     .orderBy('api_keys.id')
@@ -56,7 +73,13 @@ export async function insertKey(db: Db, key: NewKeyRow): Promise<void> {
 
 /** Revokes the key if it is active; undefined when it was not (unknown, or already revoked). */
 export function revokeActiveKey(db: Db, keyId: string, now: string) {
-  return db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).returning('id').executeTakeFirst();
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
 }
 
 /** Revokes the organisation's active dashboard key, returning what the new one inherits. */

@@ -33,7 +33,14 @@ export const MAX_RATE_LIMIT = 1_000_000;
 
 /** `--scopes a,b` as scopes; unknown names are refused with the list of known ones. */
 export function parseScopes(list: string | undefined): Scope[] {
-  return list === undefined ? DEFAULT_SCOPES : checkScopes(list.split(',').map((s) => s.trim()).filter(Boolean));
+  return list === undefined
+    ? DEFAULT_SCOPES
+    : checkScopes(
+        list
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
 }
 
 /** An operator-provisioned key (venue-restricted or with other scopes; there may be many), or a first dashboard key. */
@@ -42,18 +49,27 @@ export async function createKey(db: Db, vault: KeyVault, input: CreateKeyInput):
   const scopes = input.scopes === undefined ? DEFAULT_SCOPES : checkScopes(input.scopes);
   const rateLimit = input.rateLimitPerMin ?? null;
   if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT)) {
-    throw new OperatorError(`The rate limit must be a whole number of requests per minute from 1 to ${MAX_RATE_LIMIT}, not ${rateLimit}`);
+    throw new OperatorError(
+      `The rate limit must be a whole number of requests per minute from 1 to ${MAX_RATE_LIMIT}, not ${rateLimit}`,
+    );
   }
   const org = await organisation(db, input.orgSlug);
   let venueId: string | null = null;
   if (input.venueSlug !== undefined) {
-    if (input.venueSlug.trim() === '') throw new OperatorError('--venue needs the slug of a venue; leave it out for a key to every venue');
-    if (kind === 'dashboard') throw new OperatorError('A dashboard key covers every venue of its organisation; it cannot be restricted to a venue');
+    if (input.venueSlug.trim() === '')
+      throw new OperatorError('--venue needs the slug of a venue; leave it out for a key to every venue');
+    if (kind === 'dashboard')
+      throw new OperatorError(
+        'A dashboard key covers every venue of its organisation; it cannot be restricted to a venue',
+      );
     const venue = await findVenue(db, { organisationId: org.id, slug: input.venueSlug });
     if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);
     venueId = venue.id;
   }
-  const dashboardTaken = () => new OperatorError(`Organisation ${org.slug} already has an active dashboard key; use \`keys regenerate --org ${org.slug}\` to replace it`);
+  const dashboardTaken = () =>
+    new OperatorError(
+      `Organisation ${org.slug} already has an active dashboard key; use \`keys regenerate --org ${org.slug}\` to replace it`,
+    );
   if (kind === 'dashboard' && (await repo.findActiveDashboardKey(db, org.id))) throw dashboardTaken();
   try {
     return await issueKey(db, vault, { organisationId: org.id, venueId, kind, scopes, rateLimitPerMin: rateLimit });
@@ -67,7 +83,11 @@ export async function createKey(db: Db, vault: KeyVault, input: CreateKeyInput):
 export async function listKeys(db: Db, orgSlug: string) {
   const org = await organisation(db, orgSlug);
   const rows = await repo.listKeysOfOrganisation(db, org.id);
-  return rows.map((r) => ({ ...r, created_at: isoFromDb(r.created_at), revoked_at: r.revoked_at ? isoFromDb(r.revoked_at) : null }));
+  return rows.map((r) => ({
+    ...r,
+    created_at: isoFromDb(r.created_at),
+    revoked_at: r.revoked_at ? isoFromDb(r.revoked_at) : null,
+  }));
 }
 
 /** Spec 5.5: the full value can be revealed again later (decrypted with the server's KEY_ENCRYPTION_KEY). */
@@ -78,7 +98,9 @@ export async function revealKey(db: Db, vault: KeyVault, keyId: string): Promise
   try {
     secret = vault.decrypt(row.secret_encrypted, row.id);
   } catch {
-    throw new OperatorError(`Key ${keyId} cannot be decrypted: it was stored under another KEY_ENCRYPTION_KEY than this one`);
+    throw new OperatorError(
+      `Key ${keyId} cannot be decrypted: it was stored under another KEY_ENCRYPTION_KEY than this one`,
+    );
   }
   return { key: formatApiKey({ id: row.id, secret }), revoked: row.revoked_at !== null };
 }
@@ -87,7 +109,12 @@ export async function revealKey(db: Db, vault: KeyVault, keyId: string): Promise
  * Spec 5.5: revokes the organisation's dashboard key and issues its replacement (same scopes and rate limit)
  * in one transaction, so there is never a moment with two active dashboard keys or with a half-done swap.
  */
-export async function regenerateDashboardKey(db: Db, vault: KeyVault, orgSlug: string, now = Temporal.Now.instant()): Promise<IssuedKey & { revokedId: string | null }> {
+export async function regenerateDashboardKey(
+  db: Db,
+  vault: KeyVault,
+  orgSlug: string,
+  now = Temporal.Now.instant(),
+): Promise<IssuedKey & { revokedId: string | null }> {
   const org = await organisation(db, orgSlug);
   return db.transaction().execute(async (trx) => {
     await repo.lockOrganisation(trx, org.id);
@@ -104,10 +131,15 @@ export async function regenerateDashboardKey(db: Db, vault: KeyVault, orgSlug: s
 }
 
 /** Revokes a key at once; its next request is a 401. */
-export async function revokeKey(db: Db, keyId: string, now = Temporal.Now.instant()): Promise<{ id: string; kind: 'dashboard' | 'operator' }> {
+export async function revokeKey(
+  db: Db,
+  keyId: string,
+  now = Temporal.Now.instant(),
+): Promise<{ id: string; kind: 'dashboard' | 'operator' }> {
   const row = await repo.findKey(db, keyId);
   if (!row) throw new OperatorError(`No key ${keyId}`);
-  if (row.revoked_at || !(await repo.revokeActiveKey(db, keyId, now.toString()))) throw new OperatorError(`Key ${keyId} is already revoked`);
+  if (row.revoked_at || !(await repo.revokeActiveKey(db, keyId, now.toString())))
+    throw new OperatorError(`Key ${keyId} is already revoked`);
   return { id: row.id, kind: row.kind };
 }
 
@@ -119,14 +151,27 @@ async function organisation(db: Db, slug: string) {
 
 function checkScopes(scopes: readonly string[]): Scope[] {
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length) throw new OperatorError(`Unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`);
-  if (scopes.length === 0) throw new OperatorError(`A key needs at least one scope; the scopes are ${SCOPES.join(', ')}`);
+  if (unknown.length)
+    throw new OperatorError(
+      `Unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`,
+    );
+  if (scopes.length === 0)
+    throw new OperatorError(`A key needs at least one scope; the scopes are ${SCOPES.join(', ')}`);
   return [...new Set(scopes)] as Scope[];
 }
 
 /** A new random key, stored as an HMAC (verification) and AES-GCM ciphertext (reveal). */
-async function issueKey(db: Db, vault: KeyVault, key: Omit<repo.NewKeyRow, 'id' | 'secretHmac' | 'secretEncrypted'> & { scopes: Scope[] }): Promise<IssuedKey> {
+async function issueKey(
+  db: Db,
+  vault: KeyVault,
+  key: Omit<repo.NewKeyRow, 'id' | 'secretHmac' | 'secretEncrypted'> & { scopes: Scope[] },
+): Promise<IssuedKey> {
   const parts = generateKeyParts();
-  await repo.insertKey(db, { ...key, id: parts.id, secretHmac: vault.hmac(parts.secret), secretEncrypted: vault.encrypt(parts.secret, parts.id) });
+  await repo.insertKey(db, {
+    ...key,
+    id: parts.id,
+    secretHmac: vault.hmac(parts.secret),
+    secretEncrypted: vault.encrypt(parts.secret, parts.id),
+  });
   return { id: parts.id, key: formatApiKey(parts), scopes: key.scopes };
 }

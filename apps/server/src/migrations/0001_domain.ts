@@ -182,18 +182,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   // Find-or-create of a guest goes through this key, so concurrent bookings of one guest share one customer.
-  await sql`create unique index customers_organisation_email_key on customers (organisation_id, lower(email))`.execute(db);
+  await sql`create unique index customers_organisation_email_key on customers (organisation_id, lower(email))`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('bookings')
     .addColumn('id', 'uuid', (c) => c.primaryKey())
-    .addColumn('booking_number', sql`bigint generated always as identity (start with 10001)`, (c) => c.notNull().unique())
+    .addColumn('booking_number', sql`bigint generated always as identity (start with 10001)`, (c) =>
+      c.notNull().unique(),
+    )
     .addColumn('venue_id', 'uuid', (c) => c.notNull().references('venues.id'))
     .addColumn('treatment_id', 'uuid', (c) => c.notNull().references('treatments.id'))
     .addColumn('variant_id', 'uuid', (c) => c.notNull().references('variants.id'))
     .addColumn('customer_id', 'uuid', (c) => c.notNull().references('customers.id'))
     .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled')`),
+      c
+        .notNull()
+        .check(sql`status in ('pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled')`),
     )
     .addColumn('start_at', 'timestamptz', (c) => c.notNull())
     .addColumn('end_at', 'timestamptz', (c) => c.notNull())
@@ -218,7 +224,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('bookings_venue_external_id_key', ['venue_id', 'external_id'])
     .addCheckConstraint('bookings_range_check', sql`start_at < end_at`)
     .execute();
-  await db.schema.createIndex('bookings_customer_venue_idx').on('bookings').columns(['customer_id', 'venue_id', 'start_at']).execute();
+  await db.schema
+    .createIndex('bookings_customer_venue_idx')
+    .on('bookings')
+    .columns(['customer_id', 'venue_id', 'start_at'])
+    .execute();
   await db.schema.createIndex('bookings_venue_start_idx').on('bookings').columns(['venue_id', 'start_at']).execute();
 
   // Live holds only: a row exists while its booking is pending, awaiting_therapist or confirmed.
@@ -273,9 +283,24 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    'api_keys', 'booking_offers', 'therapist_reservations', 'room_reservations', 'bookings', 'customers',
-    'therapist_absences', 'therapist_shift_overrides', 'therapist_shifts', 'therapists', 'variants',
-    'treatment_rooms', 'treatments', 'rooms', 'venue_blocks', 'one_time_openings', 'venues', 'organisations',
+    'api_keys',
+    'booking_offers',
+    'therapist_reservations',
+    'room_reservations',
+    'bookings',
+    'customers',
+    'therapist_absences',
+    'therapist_shift_overrides',
+    'therapist_shifts',
+    'therapists',
+    'variants',
+    'treatment_rooms',
+    'treatments',
+    'rooms',
+    'venue_blocks',
+    'one_time_openings',
+    'venues',
+    'organisations',
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

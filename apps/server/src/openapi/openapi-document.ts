@@ -8,11 +8,15 @@ import { generateOpenApi } from '@ts-rest/open-api';
 const servers = (serverUrl?: string) =>
   serverUrl
     ? [{ url: serverUrl, description: 'This server' }]
-    : [{
-        url: '{base_url}',
-        description: 'Your API base URL, as given by the operator (paths start with /v1)',
-        variables: { base_url: { default: 'http://localhost:3000', description: 'Scheme, host and port, without /v1' } },
-      }];
+    : [
+        {
+          url: '{base_url}',
+          description: 'Your API base URL, as given by the operator (paths start with /v1)',
+          variables: {
+            base_url: { default: 'http://localhost:3000', description: 'Scheme, host and port, without /v1' },
+          },
+        },
+      ];
 
 /** The OpenAPI 3.0 document, generated from the contract: the contract is the only source. */
 export function buildOpenApiDocument(serverUrl?: string) {
@@ -34,7 +38,12 @@ export function buildOpenApiDocument(serverUrl?: string) {
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_live_{id}_{secret}' },
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The same key; Bearer wins when both are sent' },
+          apiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Key',
+            description: 'The same key; Bearer wins when both are sent',
+          },
         },
       },
       tags: [
@@ -50,11 +59,15 @@ export function buildOpenApiDocument(serverUrl?: string) {
       jsonQuery: false,
       operationMapper: (operation, route) => {
         const metadata = route.metadata as RouteMetadata | undefined;
-        const tag = route.path.includes('/availability/') ? 'availability'
-          : route.path.includes('/bookings') && route.method === 'POST' ? 'bookings'
-          : route.path.includes('/customers') ? 'customers'
-          : route.path.includes('/treatments') ? 'treatments'
-          : 'venues';
+        const tag = route.path.includes('/availability/')
+          ? 'availability'
+          : route.path.includes('/bookings') && route.method === 'POST'
+            ? 'bookings'
+            : route.path.includes('/customers')
+              ? 'customers'
+              : route.path.includes('/treatments')
+                ? 'treatments'
+                : 'venues';
         return {
           ...operation,
           tags: [tag],
@@ -75,7 +88,10 @@ interface Response {
 }
 
 const header = (description: string, example: string) => ({ description, schema: { type: 'string' }, example });
-const REQUEST_ID_HEADER = header('The request id: yours when you sent a sane X-Request-Id, else a new UUID. Quote it to support.', '5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11');
+const REQUEST_ID_HEADER = header(
+  'The request id: yours when you sent a sane X-Request-Id, else a new UUID. Quote it to support.',
+  '5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11',
+);
 
 /**
  * @ts-rest/open-api describes each response by its status code alone ("409") and declares no headers; the
@@ -84,14 +100,20 @@ const REQUEST_ID_HEADER = header('The request id: yours when you sent a sane X-R
  */
 function describeResponses(document: Document): Document {
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item as Record<string, { responses?: Record<string, Response> }>)) {
+    for (const [method, operation] of Object.entries(
+      item as Record<string, { responses?: Record<string, Response> }>,
+    )) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const described = response.content?.['application/json']?.schema?.description;
-        if (response.description === status) response.description = described ?? (status === '201' ? 'Created' : 'Success');
+        if (response.description === status)
+          response.description = described ?? (status === '201' ? 'Created' : 'Success');
         response.headers = { 'X-Request-Id': REQUEST_ID_HEADER, ...response.headers };
         if (status === '429') response.headers['Retry-After'] = header('Seconds to wait before the next request', '12');
         if (status === '200' && method === 'post' && path.endsWith('/bookings')) {
-          response.headers['Idempotent-Replayed'] = header('`true`: the booking of an earlier request with this external_id', 'true');
+          response.headers['Idempotent-Replayed'] = header(
+            '`true`: the booking of an earlier request with this external_id',
+            'true',
+          );
         }
       }
     }

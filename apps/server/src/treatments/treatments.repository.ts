@@ -15,7 +15,11 @@ export async function listTreatments(db: Db, venueId: string) {
     ? await db
         .selectFrom('variants')
         .select(['id', 'treatment_id', 'name', 'duration_minutes', 'price_minor', 'currency', 'is_default'])
-        .where('treatment_id', 'in', treatments.map((t) => t.id))
+        .where(
+          'treatment_id',
+          'in',
+          treatments.map((t) => t.id),
+        )
         .orderBy('position')
         .orderBy('duration_minutes')
         .execute()
@@ -31,7 +35,13 @@ export function venueVariant(eb: ExpressionBuilder<Database, 'venues'>, variantI
   return eb
     .selectFrom('variants')
     .innerJoin('treatments', 'treatments.id', 'variants.treatment_id')
-    .select(['variants.id', 'variants.treatment_id', 'variants.duration_minutes', 'treatments.lead_time_minutes', 'treatments.required_skills'])
+    .select([
+      'variants.id',
+      'variants.treatment_id',
+      'variants.duration_minutes',
+      'treatments.lead_time_minutes',
+      'treatments.required_skills',
+    ])
     .where('variants.id', '=', variantId)
     .whereRef('treatments.venue_id', '=', 'venues.id');
 }

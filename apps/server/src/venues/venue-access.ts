@@ -4,7 +4,6 @@ import type { Db } from '../db/connect.js';
 import { ForbiddenError, VenueNotFoundError } from '../http/domain-errors.js';
 import { findVenue, findVenueWithVariant, type VenueKey, type VenueRow } from './venues.repository.js';
 
-
 /**
  * Resolves `{venue_id}` (UUID or slug) for a caller, per DECISIONS: a UUID of another organisation or
  * outside a venue-restricted key is 403 Forbidden; a slug is looked up in the caller's organisation only,
@@ -25,7 +24,10 @@ function venueKey(principal: Principal, ref: string): VenueKey {
   return isUuid(ref) ? { id: ref.toLowerCase() } : { organisationId: principal.organisationId, slug: ref };
 }
 
-function checked<V extends { id: string; organisation_id: string; status: string }>(principal: Principal, venue: V | undefined): V {
+function checked<V extends { id: string; organisation_id: string; status: string }>(
+  principal: Principal,
+  venue: V | undefined,
+): V {
   if (!venue) throw new VenueNotFoundError();
   assertVenueAccess(principal, venue);
   if (venue.status !== 'active') throw new VenueNotFoundError();
@@ -34,7 +36,9 @@ function checked<V extends { id: string; organisation_id: string; status: string
 
 /** The organisation boundary and a venue-restricted key's one venue. */
 export function canAccessVenue(principal: Principal, venue: { id: string; organisation_id: string }): boolean {
-  return venue.organisation_id === principal.organisationId && (principal.venueId === null || principal.venueId === venue.id);
+  return (
+    venue.organisation_id === principal.organisationId && (principal.venueId === null || principal.venueId === venue.id)
+  );
 }
 
 export function assertVenueAccess(principal: Principal, venue: { id: string; organisation_id: string }): void {

@@ -3,16 +3,45 @@ import type { Db } from '../db/connect.js';
 import { venueVariant } from '../treatments/treatments.repository.js';
 
 const SUMMARY_COLUMNS = [
-  'id', 'slug', 'name', 'name_en', 'description', 'description_en', 'address', 'postal_code', 'city',
-  'country', 'currency', 'venue_type', 'timezone', 'image', 'cover_image',
+  'id',
+  'slug',
+  'name',
+  'name_en',
+  'description',
+  'description_en',
+  'address',
+  'postal_code',
+  'city',
+  'country',
+  'currency',
+  'venue_type',
+  'timezone',
+  'image',
+  'cover_image',
 ] as const;
 
 const DETAIL_COLUMNS = [
-  ...SUMMARY_COLUMNS, 'organisation_id', 'status', 'landing_subtitle', 'vat', 'opening_time', 'closing_time',
-  'slot_interval', 'schedule_type', 'days_of_week', 'recurrence_interval', 'recurring_start_date',
-  'recurring_end_date', 'offert', 'booking_hold_enabled', 'booking_hold_duration_minutes',
-  'allow_out_of_hours_booking', 'out_of_hours_surcharge_percent', 'room_turnover_buffer_minutes',
-  'inter_venue_buffer_minutes', 'cancellation_policy',
+  ...SUMMARY_COLUMNS,
+  'organisation_id',
+  'status',
+  'landing_subtitle',
+  'vat',
+  'opening_time',
+  'closing_time',
+  'slot_interval',
+  'schedule_type',
+  'days_of_week',
+  'recurrence_interval',
+  'recurring_start_date',
+  'recurring_end_date',
+  'offert',
+  'booking_hold_enabled',
+  'booking_hold_duration_minutes',
+  'allow_out_of_hours_booking',
+  'out_of_hours_surcharge_percent',
+  'room_turnover_buffer_minutes',
+  'inter_venue_buffer_minutes',
+  'cancellation_policy',
 ] as const;
 
 export type VenueRow = NonNullable<Awaited<ReturnType<typeof findVenue>>>;
@@ -41,7 +70,9 @@ export type VenueKey = { id: string } | { organisationId: string; slug: string }
 
 function selectVenue(db: Db, key: VenueKey) {
   const query = db.selectFrom('venues').select(DETAIL_COLUMNS);
-  return 'id' in key ? query.where('id', '=', key.id) : query.where('organisation_id', '=', key.organisationId).where('slug', '=', key.slug);
+  return 'id' in key
+    ? query.where('id', '=', key.id)
+    : query.where('organisation_id', '=', key.organisationId).where('slug', '=', key.slug);
 }
 
 export async function findVenue(db: Db, key: VenueKey) {

@@ -12,7 +12,10 @@ describe('computeDays: the seven rules of spec 2.7', () => {
   });
 
   it('aligns the grid on opening time, not on the hour', () => {
-    expect(times(makeSnapshot({ venue: { openingTime: t('09:15'), closingTime: t('11:00') } }))).toEqual(['09:15', '09:45']);
+    expect(times(makeSnapshot({ venue: { openingTime: t('09:15'), closingTime: t('11:00') } }))).toEqual([
+      '09:15',
+      '09:45',
+    ]);
   });
 
   describe('rule 1: operating dates', () => {
@@ -36,7 +39,10 @@ describe('computeDays: the seven rules of spec 2.7', () => {
     });
 
     it('opens a one_time venue only on its openings, with their own hours', () => {
-      const venue = { scheduleType: 'one_time' as const, oneTimeOpenings: [{ date: DAY, openingTime: t('14:00'), closingTime: t('16:00') }] };
+      const venue = {
+        scheduleType: 'one_time' as const,
+        oneTimeOpenings: [{ date: DAY, openingTime: t('14:00'), closingTime: t('16:00') }],
+      };
       expect(times(makeSnapshot({ venue }))).toEqual(['14:00', '14:30', '15:00']);
       expect(times(makeSnapshot({ venue }), d('2026-12-03'))).toEqual([]);
     });
@@ -49,11 +55,25 @@ describe('computeDays: the seven rules of spec 2.7', () => {
 
   describe('rule 2: opening hours and out-of-hours slots', () => {
     it('lists slots outside opening hours only when the venue allows them, flagged out_of_hours, within shifts', () => {
-      const therapists = [makeTherapist('therapist-1', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('08:00'), end: t('13:00') }] })];
+      const therapists = [
+        makeTherapist('therapist-1', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('08:00'), end: t('13:00') }] }),
+      ];
       expect(times(makeSnapshot({ therapists }))).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00']);
-      const slots = computeDays(makeSnapshot({ therapists, venue: { allowOutOfHoursBooking: true } }), { from: DAY, to: DAY }, NOW)[0]!.slots;
+      const slots = computeDays(
+        makeSnapshot({ therapists, venue: { allowOutOfHoursBooking: true } }),
+        { from: DAY, to: DAY },
+        NOW,
+      )[0]!.slots;
       expect(slots.map((s) => [s.localTime.toString().slice(0, 5), s.outOfHours])).toEqual([
-        ['08:00', true], ['08:30', true], ['09:00', false], ['09:30', false], ['10:00', false], ['10:30', false], ['11:00', false], ['11:30', true], ['12:00', true],
+        ['08:00', true],
+        ['08:30', true],
+        ['09:00', false],
+        ['09:30', false],
+        ['10:00', false],
+        ['10:30', false],
+        ['11:00', false],
+        ['11:30', true],
+        ['12:00', true],
       ]);
     });
   });
@@ -73,7 +93,10 @@ describe('computeDays: the seven rules of spec 2.7', () => {
     it('extends the new booking by the turnover buffer', () => {
       const roomReservations = [{ roomId: 'room-1', start: i('2026-12-02T11:00:00Z'), end: i('2026-12-02T12:00:00Z') }];
       expect(times(makeSnapshot({ roomReservations }))).toEqual(['09:00', '09:30', '10:00']);
-      expect(times(makeSnapshot({ roomReservations, venue: { roomTurnoverBufferMinutes: 15 } }))).toEqual(['09:00', '09:30']);
+      expect(times(makeSnapshot({ roomReservations, venue: { roomTurnoverBufferMinutes: 15 } }))).toEqual([
+        '09:00',
+        '09:30',
+      ]);
     });
 
     it('requires a room whose capacity covers guest_count', () => {
@@ -89,49 +112,88 @@ describe('computeDays: the seven rules of spec 2.7', () => {
 
   describe('rule 5: a qualified therapist on shift and free', () => {
     it('needs the whole slot inside a shift', () => {
-      const therapists = [makeTherapist('a', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('09:30'), end: t('11:00') }] })];
+      const therapists = [
+        makeTherapist('a', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('09:30'), end: t('11:00') }] }),
+      ];
       expect(times(makeSnapshot({ therapists }))).toEqual(['09:30', '10:00']);
     });
 
     it('uses a dated override instead of the weekly pattern, and null times mean off', () => {
-      const override = (start: string | null, end: string | null) => [makeTherapist('a', { overrides: [{ date: DAY, start: start ? t(start) : null, end: end ? t(end) : null }] })];
+      const override = (start: string | null, end: string | null) => [
+        makeTherapist('a', { overrides: [{ date: DAY, start: start ? t(start) : null, end: end ? t(end) : null }] }),
+      ];
       expect(times(makeSnapshot({ therapists: override('10:00', '11:00') }))).toEqual(['10:00']);
       expect(times(makeSnapshot({ therapists: override(null, null) }))).toEqual([]);
     });
 
     it('hides slots overlapping an absence', () => {
-      const therapists = [makeTherapist('a', { absences: [{ start: i('2026-12-02T09:45:00Z'), end: i('2026-12-02T10:15:00Z') }] })];
+      const therapists = [
+        makeTherapist('a', { absences: [{ start: i('2026-12-02T09:45:00Z'), end: i('2026-12-02T10:15:00Z') }] }),
+      ];
       expect(times(makeSnapshot({ therapists }))).toEqual(['10:30', '11:00']);
     });
 
     it('hides slots where the therapist already has a booking here', () => {
-      const therapistReservations = [{ therapistId: 'therapist-1', venueId: 'venue-1', start: i('2026-12-02T09:00:00Z'), end: i('2026-12-02T10:00:00Z') }];
+      const therapistReservations = [
+        {
+          therapistId: 'therapist-1',
+          venueId: 'venue-1',
+          start: i('2026-12-02T09:00:00Z'),
+          end: i('2026-12-02T10:00:00Z'),
+        },
+      ];
       expect(times(makeSnapshot({ therapistReservations }))).toEqual(['10:00', '10:30', '11:00']);
     });
   });
 
   it('rule 6: hides slots overlapping a one-off block or a daily block, also on one-time opening days', () => {
-    expect(times(makeSnapshot({ venue: { blocks: [{ start: i('2026-12-02T10:30:00Z'), end: i('2026-12-02T10:45:00Z') }] } }))).toEqual(['09:00', '09:30', '11:00']);
+    expect(
+      times(
+        makeSnapshot({ venue: { blocks: [{ start: i('2026-12-02T10:30:00Z'), end: i('2026-12-02T10:45:00Z') }] } }),
+      ),
+    ).toEqual(['09:00', '09:30', '11:00']);
     const daily = { dailyBlocks: [{ start: t('10:00'), end: t('10:30') }] };
     expect(times(makeSnapshot({ venue: daily }))).toEqual(['09:00', '10:30', '11:00']);
-    const oneTime = { ...daily, scheduleType: 'one_time' as const, oneTimeOpenings: [{ date: DAY, openingTime: null, closingTime: null }] };
+    const oneTime = {
+      ...daily,
+      scheduleType: 'one_time' as const,
+      oneTimeOpenings: [{ date: DAY, openingTime: null, closingTime: null }],
+    };
     expect(times(makeSnapshot({ venue: oneTime }))).toEqual(['09:00', '10:30', '11:00']);
   });
 
   it('rule 7: keeps the inter-venue buffer against bookings at another venue only', () => {
-    const elsewhere = [{ therapistId: 'therapist-1', venueId: 'venue-2', start: i('2026-12-02T08:00:00Z'), end: i('2026-12-02T09:00:00Z') }];
+    const elsewhere = [
+      {
+        therapistId: 'therapist-1',
+        venueId: 'venue-2',
+        start: i('2026-12-02T08:00:00Z'),
+        end: i('2026-12-02T09:00:00Z'),
+      },
+    ];
     expect(times(makeSnapshot({ therapistReservations: elsewhere }))).toHaveLength(5);
-    expect(times(makeSnapshot({ therapistReservations: elsewhere, venue: { interVenueBufferMinutes: 30 } }))).toEqual(['09:30', '10:00', '10:30', '11:00']);
+    expect(times(makeSnapshot({ therapistReservations: elsewhere, venue: { interVenueBufferMinutes: 30 } }))).toEqual([
+      '09:30',
+      '10:00',
+      '10:30',
+      '11:00',
+    ]);
     const here = [{ ...elsewhere[0]!, venueId: 'venue-1' }];
-    expect(times(makeSnapshot({ therapistReservations: here, venue: { interVenueBufferMinutes: 30 } }))).toHaveLength(5);
+    expect(times(makeSnapshot({ therapistReservations: here, venue: { interVenueBufferMinutes: 30 } }))).toHaveLength(
+      5,
+    );
   });
 });
 
 describe('available_capacity', () => {
   it('is the smaller of the largest free room and the number of free therapists', () => {
-    const rooms = [{ id: 'r1', capacity: 1 }, { id: 'r2', capacity: 3 }];
+    const rooms = [
+      { id: 'r1', capacity: 1 },
+      { id: 'r2', capacity: 3 },
+    ];
     const two = [makeTherapist('a'), makeTherapist('b')];
-    const slot = (snapshot: ReturnType<typeof makeSnapshot>) => computeDays(snapshot, { from: DAY, to: DAY }, NOW)[0]!.slots[0]!.availableCapacity;
+    const slot = (snapshot: ReturnType<typeof makeSnapshot>) =>
+      computeDays(snapshot, { from: DAY, to: DAY }, NOW)[0]!.slots[0]!.availableCapacity;
     expect(slot(makeSnapshot({ rooms, therapists: two }))).toBe(2);
     expect(slot(makeSnapshot({ rooms, therapists: [...two, makeTherapist('c'), makeTherapist('d')] }))).toBe(3);
     const busy = [{ roomId: 'r2', start: i('2026-12-02T09:00:00Z'), end: i('2026-12-02T10:00:00Z') }];
@@ -140,7 +202,10 @@ describe('available_capacity', () => {
 
   it('keeps only slots with capacity >= guest_count', () => {
     const rooms = [{ id: 'r2', capacity: 2 }];
-    const therapists = [makeTherapist('a'), makeTherapist('b', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('10:00'), end: t('12:00') }] })];
+    const therapists = [
+      makeTherapist('a'),
+      makeTherapist('b', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('10:00'), end: t('12:00') }] }),
+    ];
     expect(times(makeSnapshot({ rooms, therapists }), DAY, NOW, 2)).toEqual(['10:00', '10:30', '11:00']);
   });
 });
@@ -154,7 +219,14 @@ describe('findSlot and decideBooking agree with computeDays', () => {
   });
 
   it('allocates the smallest room that fits and enough therapists, and offers every free therapist', () => {
-    const snapshot = makeSnapshot({ rooms: [{ id: 'big', capacity: 4 }, { id: 'small', capacity: 2 }, { id: 'solo', capacity: 1 }], therapists: [makeTherapist('c'), makeTherapist('b'), makeTherapist('a')] });
+    const snapshot = makeSnapshot({
+      rooms: [
+        { id: 'big', capacity: 4 },
+        { id: 'small', capacity: 2 },
+        { id: 'solo', capacity: 1 },
+      ],
+      therapists: [makeTherapist('c'), makeTherapist('b'), makeTherapist('a')],
+    });
     const decision = decideBooking(snapshot, i('2026-12-02T09:00:00Z'), NOW, 2)!;
     expect(decision.allocation).toEqual({ roomId: 'small', therapistIds: ['a', 'b'] });
     expect(decision.offeredTherapistIds).toEqual(['a', 'b', 'c']);
@@ -163,7 +235,15 @@ describe('findSlot and decideBooking agree with computeDays', () => {
   });
 
   it('lists every date of a range, closed ones empty', () => {
-    const days = computeDays(makeSnapshot({ venue: { daysOfWeek: [3] } }), { from: d('2026-12-01'), to: d('2026-12-03') }, NOW);
-    expect(days.map((day) => [day.date.toString(), day.slots.length])).toEqual([['2026-12-01', 0], ['2026-12-02', 5], ['2026-12-03', 0]]);
+    const days = computeDays(
+      makeSnapshot({ venue: { daysOfWeek: [3] } }),
+      { from: d('2026-12-01'), to: d('2026-12-03') },
+      NOW,
+    );
+    expect(days.map((day) => [day.date.toString(), day.slots.length])).toEqual([
+      ['2026-12-01', 0],
+      ['2026-12-02', 5],
+      ['2026-12-03', 0],
+    ]);
   });
 });

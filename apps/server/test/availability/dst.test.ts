@@ -12,7 +12,10 @@ function slotsOn(timeZone: string, date: string) {
     venue: { timeZone, openingTime: t('00:00'), closingTime: t('23:59') },
     variant: { id: 'v', treatmentId: 't', durationMinutes: 30, leadTimeMinutes: 0 },
   });
-  return computeDays(snapshot, { from: d(date), to: d(date) }, NOW)[0]!.slots.map((s) => ({ local: s.localTime.toString().slice(0, 5), utc: s.start.toString() }));
+  return computeDays(snapshot, { from: d(date), to: d(date) }, NOW)[0]!.slots.map((s) => ({
+    local: s.localTime.toString().slice(0, 5),
+    utc: s.start.toString(),
+  }));
 }
 
 /** What the slots must be: each half-hour that exists, once, at its earlier instant (by Temporal, independently). */
@@ -23,7 +26,9 @@ function expectedOn(timeZone: string, date: string) {
     const zoned = Temporal.PlainDate.from(date).toZonedDateTime({ timeZone, plainTime: time });
     if (!zoned.toPlainTime().equals(time)) continue; // does not exist that day
     const end = zoned.toInstant().add({ minutes: 30 });
-    const closing = Temporal.PlainDate.from(date).toZonedDateTime({ timeZone, plainTime: t('23:59') }).toInstant();
+    const closing = Temporal.PlainDate.from(date)
+      .toZonedDateTime({ timeZone, plainTime: t('23:59') })
+      .toInstant();
     if (Temporal.Instant.compare(end, closing) > 0) continue;
     expected.push({ local: time.toString().slice(0, 5), utc: zoned.toInstant().toString() });
   }
@@ -93,10 +98,16 @@ describe('DST: local slot times stay on the local grid', () => {
   });
 
   it('a slot that spans the change lasts its real duration (end = start + duration)', () => {
-    const snapshot = makeSnapshot({ venue: { timeZone: 'Europe/Paris', openingTime: t('01:00'), closingTime: t('04:00') } });
+    const snapshot = makeSnapshot({
+      venue: { timeZone: 'Europe/Paris', openingTime: t('01:00'), closingTime: t('04:00') },
+    });
     const slots = computeDays(snapshot, { from: d('2026-03-29'), to: d('2026-03-29') }, NOW)[0]!.slots;
     const first = slots[0]!;
-    expect([first.localTime.toString(), first.start.toString(), first.end.toString()]).toEqual(['01:00:00', '2026-03-29T00:00:00Z', '2026-03-29T01:00:00Z']);
+    expect([first.localTime.toString(), first.start.toString(), first.end.toString()]).toEqual([
+      '01:00:00',
+      '2026-03-29T00:00:00Z',
+      '2026-03-29T01:00:00Z',
+    ]);
     expect(i('2026-03-29T01:00:00Z').toZonedDateTimeISO('Europe/Paris').toPlainTime().toString()).toBe('03:00:00');
   });
 });

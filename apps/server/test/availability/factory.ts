@@ -1,5 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
-import type { AvailabilitySnapshot, TherapistSnapshot, VenueScheduleSnapshot } from '../../src/availability/snapshot.js';
+import type {
+  AvailabilitySnapshot,
+  TherapistSnapshot,
+  VenueScheduleSnapshot,
+} from '../../src/availability/snapshot.js';
 
 export const t = (text: string) => Temporal.PlainTime.from(text);
 export const d = (text: string) => Temporal.PlainDate.from(text);
@@ -7,14 +11,22 @@ export const i = (text: string) => Temporal.Instant.from(text);
 export const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 
 export function makeTherapist(id: string, overrides: Partial<TherapistSnapshot> = {}): TherapistSnapshot {
-  return { id, shifts: [{ daysOfWeek: EVERY_DAY, start: t('00:00'), end: t('23:59') }], overrides: [], absences: [], ...overrides };
+  return {
+    id,
+    shifts: [{ daysOfWeek: EVERY_DAY, start: t('00:00'), end: t('23:59') }],
+    overrides: [],
+    absences: [],
+    ...overrides,
+  };
 }
 
 /**
  * A UTC venue open 09:00–12:00 every day on a 30-minute grid, one room of capacity 1, one therapist on shift
  * all day, a 60-minute variant with no lead time. Tests override what they are about.
  */
-export function makeSnapshot(overrides: { venue?: Partial<VenueScheduleSnapshot> } & Partial<Omit<AvailabilitySnapshot, 'venue'>> = {}): AvailabilitySnapshot {
+export function makeSnapshot(
+  overrides: { venue?: Partial<VenueScheduleSnapshot> } & Partial<Omit<AvailabilitySnapshot, 'venue'>> = {},
+): AvailabilitySnapshot {
   const { venue, ...rest } = overrides;
   return {
     venue: {

@@ -35,7 +35,15 @@ const snapshotArb = fc
     turnover: fc.constantFrom(0, 15),
     buffer: fc.constantFrom(0, 30),
     rooms: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 3 }),
-    therapists: fc.array(fc.record({ start: fc.integer({ min: 5, max: 12 }), end: fc.integer({ min: 13, max: 23 }), holds, elsewhere: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+    therapists: fc.array(
+      fc.record({
+        start: fc.integer({ min: 5, max: 12 }),
+        end: fc.integer({ min: 13, max: 23 }),
+        holds,
+        elsewhere: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
     roomHolds: fc.array(holds, { minLength: 3, maxLength: 3 }),
     block: fc.option(fc.tuple(fc.integer({ min: 8, max: 16 }), fc.integer({ min: 1, max: 3 })), { nil: undefined }),
     guests: fc.integer({ min: 1, max: 3 }),
@@ -50,27 +58,54 @@ const snapshotArb = fc
         allowOutOfHoursBooking: r.outOfHours,
         roomTurnoverBufferMinutes: r.turnover,
         interVenueBufferMinutes: r.buffer,
-        dailyBlocks: r.block ? [{ start: new Temporal.PlainTime(r.block[0]), end: new Temporal.PlainTime(r.block[0] + r.block[1]) }] : [],
+        dailyBlocks: r.block
+          ? [{ start: new Temporal.PlainTime(r.block[0]), end: new Temporal.PlainTime(r.block[0] + r.block[1]) }]
+          : [],
       },
       variant: { id: 'v', treatmentId: 't', durationMinutes: r.duration, leadTimeMinutes: r.lead },
       rooms: r.rooms.map((capacity, i) => ({ id: `room-${i}`, capacity })),
       roomReservations: r.rooms.flatMap((_, i) => r.roomHolds[i]!.map((h) => ({ ...h, roomId: `room-${i}` }))),
-      therapists: r.therapists.map((th, i) => makeTherapist(`t-${i}`, { shifts: [{ daysOfWeek: EVERY_DAY, start: new Temporal.PlainTime(th.start), end: new Temporal.PlainTime(th.end) }] })),
-      therapistReservations: r.therapists.flatMap((th, i) => th.holds.map((h) => ({ ...h, therapistId: `t-${i}`, venueId: th.elsewhere ? 'venue-2' : 'venue-1' }))),
+      therapists: r.therapists.map((th, i) =>
+        makeTherapist(`t-${i}`, {
+          shifts: [
+            { daysOfWeek: EVERY_DAY, start: new Temporal.PlainTime(th.start), end: new Temporal.PlainTime(th.end) },
+          ],
+        }),
+      ),
+      therapistReservations: r.therapists.flatMap((th, i) =>
+        th.holds.map((h) => ({ ...h, therapistId: `t-${i}`, venueId: th.elsewhere ? 'venue-2' : 'venue-1' })),
+      ),
     });
     return { snapshot, guests: r.guests };
   });
 
 /** The rules again, written the slow and obvious way, to check the fast implementation slot by slot. */
-function bruteForceCapacity(snapshot: AvailabilitySnapshot, date: Temporal.PlainDate, start: Temporal.Instant, end: Temporal.Instant) {
+function bruteForceCapacity(
+  snapshot: AvailabilitySnapshot,
+  date: Temporal.PlainDate,
+  start: Temporal.Instant,
+  end: Temporal.Instant,
+) {
   const { venue } = snapshot;
-  const at = (time: Temporal.PlainTime) => date.toZonedDateTime({ timeZone: venue.timeZone, plainTime: time }).toInstant();
+  const at = (time: Temporal.PlainTime) =>
+    date.toZonedDateTime({ timeZone: venue.timeZone, plainTime: time }).toInstant();
   const roomEnd = end.add({ minutes: venue.roomTurnoverBufferMinutes });
-  const freeRooms = snapshot.rooms.filter((room) => !snapshot.roomReservations.some((h) => h.roomId === room.id && overlaps(h, start, roomEnd)));
-  const wide = { start: start.subtract({ minutes: venue.interVenueBufferMinutes }), end: end.add({ minutes: venue.interVenueBufferMinutes }) };
+  const freeRooms = snapshot.rooms.filter(
+    (room) => !snapshot.roomReservations.some((h) => h.roomId === room.id && overlaps(h, start, roomEnd)),
+  );
+  const wide = {
+    start: start.subtract({ minutes: venue.interVenueBufferMinutes }),
+    end: end.add({ minutes: venue.interVenueBufferMinutes }),
+  };
   const freeTherapists = snapshot.therapists.filter((th) => {
-    const onShift = th.shifts.some((s) => Temporal.Instant.compare(at(s.start), start) <= 0 && Temporal.Instant.compare(end, at(s.end)) <= 0);
-    const busy = snapshot.therapistReservations.some((h) => h.therapistId === th.id && (h.venueId === venue.id ? overlaps(h, start, end) : overlaps(h, wide.start, wide.end)));
+    const onShift = th.shifts.some(
+      (s) => Temporal.Instant.compare(at(s.start), start) <= 0 && Temporal.Instant.compare(end, at(s.end)) <= 0,
+    );
+    const busy = snapshot.therapistReservations.some(
+      (h) =>
+        h.therapistId === th.id &&
+        (h.venueId === venue.id ? overlaps(h, start, end) : overlaps(h, wide.start, wide.end)),
+    );
     return onShift && !busy;
   });
   return Math.min(Math.max(0, ...freeRooms.map((r) => r.capacity)), freeTherapists.length);
@@ -84,18 +119,27 @@ describe('computeDays properties (fast-check)', () => {
         const days = computeDays(snapshot, { from: FROM, to: TO }, NOW, guests);
         expect(days.map((day) => day.date.toString())).toEqual(['2026-03-28', '2026-03-29', '2026-03-30']);
         for (const day of days) {
-          const at = (time: Temporal.PlainTime) => day.date.toZonedDateTime({ timeZone: venue.timeZone, plainTime: time }).toInstant();
+          const at = (time: Temporal.PlainTime) =>
+            day.date.toZonedDateTime({ timeZone: venue.timeZone, plainTime: time }).toInstant();
           for (const slot of day.slots) {
             const minutes = slot.localTime.hour * 60 + slot.localTime.minute;
             const opening = venue.openingTime.hour * 60;
-            expect(((minutes - opening) % venue.slotIntervalMinutes + venue.slotIntervalMinutes) % venue.slotIntervalMinutes).toBe(0);
+            expect(
+              (((minutes - opening) % venue.slotIntervalMinutes) + venue.slotIntervalMinutes) %
+                venue.slotIntervalMinutes,
+            ).toBe(0);
             expect(slot.start.toZonedDateTimeISO(venue.timeZone).toPlainDate().equals(day.date)).toBe(true);
             expect(slot.end.equals(slot.start.add({ minutes: snapshot.variant.durationMinutes }))).toBe(true);
-            const inHours = Temporal.Instant.compare(slot.start, at(venue.openingTime)) >= 0 && Temporal.Instant.compare(slot.end, at(venue.closingTime)) <= 0;
+            const inHours =
+              Temporal.Instant.compare(slot.start, at(venue.openingTime)) >= 0 &&
+              Temporal.Instant.compare(slot.end, at(venue.closingTime)) <= 0;
             expect(slot.outOfHours).toBe(!inHours);
             if (!venue.allowOutOfHoursBooking) expect(inHours).toBe(true);
-            expect(Temporal.Instant.compare(slot.start, NOW.add({ minutes: snapshot.variant.leadTimeMinutes }))).toBeGreaterThanOrEqual(0);
-            for (const block of venue.dailyBlocks) expect(overlaps({ start: at(block.start), end: at(block.end) }, slot.start, slot.end)).toBe(false);
+            expect(
+              Temporal.Instant.compare(slot.start, NOW.add({ minutes: snapshot.variant.leadTimeMinutes })),
+            ).toBeGreaterThanOrEqual(0);
+            for (const block of venue.dailyBlocks)
+              expect(overlaps({ start: at(block.start), end: at(block.end) }, slot.start, slot.end)).toBe(false);
             expect(slot.availableCapacity).toBeGreaterThanOrEqual(guests);
             expect(slot.availableCapacity).toBeLessThanOrEqual(Math.max(...snapshot.rooms.map((r) => r.capacity)));
             expect(slot.availableCapacity).toBeLessThanOrEqual(snapshot.therapists.length);
@@ -113,13 +157,18 @@ describe('computeDays properties (fast-check)', () => {
         const date = FROM.add({ days: offset });
         const range = computeDays(snapshot, { from: FROM, to: TO }, NOW, guests)[offset]!;
         const day = computeDays(snapshot, { from: date, to: date }, NOW, guests)[0]!;
-        const show = (slots: typeof day.slots) => slots.map((s) => [s.start.toString(), s.outOfHours, s.availableCapacity]);
+        const show = (slots: typeof day.slots) =>
+          slots.map((s) => [s.start.toString(), s.outOfHours, s.availableCapacity]);
         expect(show(day.slots)).toEqual(show(range.slots));
         const listed = new Set(day.slots.map((s) => s.start.toString()));
-        for (const slot of day.slots) expect(findSlot(snapshot, slot.start, NOW, guests)?.availableCapacity).toBe(slot.availableCapacity);
+        for (const slot of day.slots)
+          expect(findSlot(snapshot, slot.start, NOW, guests)?.availableCapacity).toBe(slot.availableCapacity);
         // Every quarter-hour of the day that is not listed is refused.
         for (let q = 0; q < 96; q++) {
-          const instant = date.toZonedDateTime({ timeZone: snapshot.venue.timeZone }).toInstant().add({ minutes: q * 15 });
+          const instant = date
+            .toZonedDateTime({ timeZone: snapshot.venue.timeZone })
+            .toInstant()
+            .add({ minutes: q * 15 });
           if (!listed.has(instant.toString())) expect(findSlot(snapshot, instant, NOW, guests)).toBeUndefined();
         }
       }),
@@ -127,4 +176,3 @@ describe('computeDays properties (fast-check)', () => {
     );
   });
 });
-

@@ -24,9 +24,18 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
 
   const book = async (start: string, extra: object = {}, v: Venue = f) => {
     ctx.clock.set(NOW);
-    const res = await request(ctx.app).post(`/v1/venues/${v.venue.id}/bookings`).set('Authorization', `Bearer ${v.key}`).send(bookingBody(v.variant.id, { start_at: start, ...extra }));
+    const res = await request(ctx.app)
+      .post(`/v1/venues/${v.venue.id}/bookings`)
+      .set('Authorization', `Bearer ${v.key}`)
+      .send(bookingBody(v.variant.id, { start_at: start, ...extra }));
     expect(res.status).toBe(201);
-    return res.body.data as { id: string; start_at: string; customer_id: string; booking_number: number; created_at: string };
+    return res.body.data as {
+      id: string;
+      start_at: string;
+      customer_id: string;
+      booking_number: number;
+      created_at: string;
+    };
   };
   const cancel = (ref: string, body: object = { reason: 'Guest changed plans' }, key: string | null = f.key) => {
     const req = request(ctx.app).post(`/v1/bookings/${ref}/cancel`).set('X-Request-Id', RID);
@@ -34,12 +43,22 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
   };
   const coded = (error: string, message: string) => ({ error, message, request_id: RID });
   const slotStarts = async (date: string, v: Venue = f) =>
-    (await request(ctx.app).get(`/v1/venues/${v.venue.id}/availability/variants/${v.variant.id}?date=${date}`).set('Authorization', `Bearer ${v.key}`)).body.data.slots.map(
-      (s: { start_at: string }) => s.start_at,
-    );
+    (
+      await request(ctx.app)
+        .get(`/v1/venues/${v.venue.id}/availability/variants/${v.variant.id}?date=${date}`)
+        .set('Authorization', `Bearer ${v.key}`)
+    ).body.data.slots.map((s: { start_at: string }) => s.start_at);
   const holdCount = async (bookingId: string) => {
-    const rooms = await ctx.db.selectFrom('room_reservations').select('room_id').where('booking_id', '=', bookingId).execute();
-    const therapists = await ctx.db.selectFrom('therapist_reservations').select('therapist_id').where('booking_id', '=', bookingId).execute();
+    const rooms = await ctx.db
+      .selectFrom('room_reservations')
+      .select('room_id')
+      .where('booking_id', '=', bookingId)
+      .execute();
+    const therapists = await ctx.db
+      .selectFrom('therapist_reservations')
+      .select('therapist_id')
+      .where('booking_id', '=', bookingId)
+      .execute();
     return rooms.length + therapists.length;
   };
 
@@ -72,7 +91,8 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
           updated_at: '2026-11-25T10:00:00Z',
           cancellation: {
             fee: { amount: 0, currency: 'EUR' },
-            policy: 'Cancelled by the partner 119 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
+            policy:
+              'Cancelled by the partner 119 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
             cancelled_at: '2026-11-25T10:00:00Z',
             cancelled_by: 'partner',
             reason: 'Guest changed plans',
@@ -84,7 +104,12 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
         .select(['status', 'cancelled_by', 'cancellation_reason', 'cancellation_fee_minor'])
         .where('id', '=', booking.id)
         .executeTakeFirstOrThrow();
-      expect(row).toEqual({ status: 'cancelled', cancelled_by: 'partner', cancellation_reason: 'Guest changed plans', cancellation_fee_minor: 0 });
+      expect(row).toEqual({
+        status: 'cancelled',
+        cancelled_by: 'partner',
+        cancellation_reason: 'Guest changed plans',
+        cancellation_fee_minor: 0,
+      });
     });
 
     it('releases the room and the therapist at once: the slot is listed again and can be booked again', async () => {
@@ -101,13 +126,22 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
     it('cancels by ext:{external_id}', async () => {
       const booking = await book('2026-12-02T09:00:00Z', { external_id: 'pms-77' });
       const res = await cancel('ext:pms-77');
-      expect([res.status, res.body.data.id, res.body.data.status, res.body.data.external_id]).toEqual([200, booking.id, 'cancelled', 'pms-77']);
+      expect([res.status, res.body.data.id, res.body.data.status, res.body.data.external_id]).toEqual([
+        200,
+        booking.id,
+        'cancelled',
+        'pms-77',
+      ]);
     });
 
     it('cancels pending, awaiting_therapist and confirmed bookings', async () => {
       const customer = await makeCustomer(ctx.db, f.organisation.id);
       for (const status of ['pending', 'awaiting_therapist', 'confirmed'] as const) {
-        const row = await makeBooking(ctx.db, { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id }, { status, start_at: '2026-12-20T09:00:00Z', end_at: '2026-12-20T10:00:00Z' });
+        const row = await makeBooking(
+          ctx.db,
+          { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id },
+          { status, start_at: '2026-12-20T09:00:00Z', end_at: '2026-12-20T10:00:00Z' },
+        );
         const res = await cancel(row.id);
         expect([res.status, res.body.data.status], status).toEqual([200, 'cancelled']);
       }
@@ -115,7 +149,13 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
   });
 
   describe('fee', () => {
-    const feeAt = async (now: string, body: object = { reason: 'Guest changed plans' }, start = '2026-12-03T16:00:00Z', extra: object = {}, v: Venue = f) => {
+    const feeAt = async (
+      now: string,
+      body: object = { reason: 'Guest changed plans' },
+      start = '2026-12-03T16:00:00Z',
+      extra: object = {},
+      v: Venue = f,
+    ) => {
       const booking = await book(start, extra, v);
       ctx.clock.set(now);
       const res = await cancel(booking.id, body, v.key);
@@ -127,12 +167,36 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
 
     it('applies the partner tiers at their boundaries: exactly 24 h free, just under 50%, exactly 2 h 50%, just under 100%', async () => {
       const cases: [string, number, string][] = [
-        ['2026-12-02T16:00:00Z', 0, 'Cancelled by the partner 24 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.'],
-        ['2026-12-02T16:00:01Z', 45, 'Cancelled by the partner 23.9 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.'],
-        ['2026-12-03T14:00:00Z', 45, 'Cancelled by the partner 2 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.'],
-        ['2026-12-03T14:00:01Z', 90, 'Cancelled by the partner 1.9 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.'],
-        ['2026-12-03T16:00:00Z', 90, 'Cancelled by the partner 0 minutes before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.'],
-        ['2026-12-03T17:30:00Z', 90, 'Cancelled by the partner after the start: the last tier applies (100% fee), EUR 90.00.'],
+        [
+          '2026-12-02T16:00:00Z',
+          0,
+          'Cancelled by the partner 24 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
+        ],
+        [
+          '2026-12-02T16:00:01Z',
+          45,
+          'Cancelled by the partner 23.9 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.',
+        ],
+        [
+          '2026-12-03T14:00:00Z',
+          45,
+          'Cancelled by the partner 2 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.',
+        ],
+        [
+          '2026-12-03T14:00:01Z',
+          90,
+          'Cancelled by the partner 1.9 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
+        ],
+        [
+          '2026-12-03T16:00:00Z',
+          90,
+          'Cancelled by the partner 0 minutes before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
+        ],
+        [
+          '2026-12-03T17:30:00Z',
+          90,
+          'Cancelled by the partner after the start: the last tier applies (100% fee), EUR 90.00.',
+        ],
       ];
       for (const [now, amount, policy] of cases) {
         expect(await feeAt(now), now).toEqual({ fee: { amount, currency: 'EUR' }, policy, cancelled_by: 'partner' });
@@ -143,31 +207,52 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       // 36 hours before: free for the partner (24 h tier), 100% for the customer (whose free tier needs 48 h).
       expect(await feeAt('2026-12-02T04:00:00Z')).toEqual({
         fee: { amount: 0, currency: 'EUR' },
-        policy: 'Cancelled by the partner 36 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
+        policy:
+          'Cancelled by the partner 36 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
         cancelled_by: 'partner',
       });
-      expect(await feeAt('2026-12-02T04:00:00Z', { reason: 'ill', cancelled_by: 'partner' })).toMatchObject({ fee: { amount: 0, currency: 'EUR' }, cancelled_by: 'partner' });
+      expect(await feeAt('2026-12-02T04:00:00Z', { reason: 'ill', cancelled_by: 'partner' })).toMatchObject({
+        fee: { amount: 0, currency: 'EUR' },
+        cancelled_by: 'partner',
+      });
       expect(await feeAt('2026-12-02T04:00:00Z', { reason: 'ill', cancelled_by: 'customer' })).toEqual({
         fee: { amount: 90, currency: 'EUR' },
-        policy: 'Cancelled by the customer 36 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
+        policy:
+          'Cancelled by the customer 36 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
         cancelled_by: 'customer',
       });
-      expect((await feeAt('2026-12-01T16:00:00Z', { reason: 'ill', cancelled_by: 'customer' })).fee).toEqual({ amount: 0, currency: 'EUR' }); // exactly 48 h
+      expect((await feeAt('2026-12-01T16:00:00Z', { reason: 'ill', cancelled_by: 'customer' })).fee).toEqual({
+        amount: 0,
+        currency: 'EUR',
+      }); // exactly 48 h
     });
 
     it('computes the fee on the price paid, rounded half-up to the cent', async () => {
       const threeHoursBefore = '2026-12-03T13:00:00Z'; // 50%
-      expect((await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 99.99, currency: 'EUR' } })).fee).toEqual({ amount: 50, currency: 'EUR' }); // 49.995
-      expect((await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 99.97, currency: 'EUR' } })).fee).toEqual({ amount: 49.99, currency: 'EUR' }); // 49.985
-      expect((await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 0.01, currency: 'EUR' } })).fee).toEqual({ amount: 0.01, currency: 'EUR' }); // 0.005
+      expect(
+        (await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 99.99, currency: 'EUR' } })).fee,
+      ).toEqual({ amount: 50, currency: 'EUR' }); // 49.995
+      expect(
+        (await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 99.97, currency: 'EUR' } })).fee,
+      ).toEqual({ amount: 49.99, currency: 'EUR' }); // 49.985
+      expect(
+        (await feeAt(threeHoursBefore, undefined, undefined, { price_paid: { amount: 0.01, currency: 'EUR' } })).fee,
+      ).toEqual({ amount: 0.01, currency: 'EUR' }); // 0.005
     });
 
     it('rounds to the yen for a venue in JPY, which has no minor digits', async () => {
       const jpy = await makeBookableVenue(ctx.db, ctx.vault, { venue: { currency: 'JPY' } });
-      const result = await feeAt('2026-12-03T13:00:00Z', undefined, undefined, { price_paid: { amount: 999, currency: 'JPY' } }, jpy);
+      const result = await feeAt(
+        '2026-12-03T13:00:00Z',
+        undefined,
+        undefined,
+        { price_paid: { amount: 999, currency: 'JPY' } },
+        jpy,
+      );
       expect(result).toEqual({
         fee: { amount: 500, currency: 'JPY' }, // 499.5
-        policy: 'Cancelled by the partner 3 hours before the start: the tier "2 hours or more before" applies (50% fee), JPY 500.',
+        policy:
+          'Cancelled by the partner 3 hours before the start: the tier "2 hours or more before" applies (50% fee), JPY 500.',
         cancelled_by: 'partner',
       });
     });
@@ -181,7 +266,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       }
     });
 
-    it('answers 403 FORBIDDEN for a booking of another organisation, and for another venue\'s booking with a venue-restricted key', async () => {
+    it("answers 403 FORBIDDEN for a booking of another organisation, and for another venue's booking with a venue-restricted key", async () => {
       const booking = await book('2026-12-05T09:00:00Z', { external_id: 'mine' });
       const forbidden = coded('FORBIDDEN', 'This booking belongs to a venue your key cannot access');
       const other = await makeBookableVenue(ctx.db, ctx.vault);
@@ -195,7 +280,11 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: sibling.id });
       const outside = await cancel(booking.id, undefined, restricted);
       expect([outside.status, outside.body]).toEqual([403, forbidden]);
-      const row = await ctx.db.selectFrom('bookings').select('status').where('id', '=', booking.id).executeTakeFirstOrThrow();
+      const row = await ctx.db
+        .selectFrom('bookings')
+        .select('status')
+        .where('id', '=', booking.id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe('pending');
       expect(await holdCount(booking.id)).toBe(2);
     });
@@ -206,19 +295,44 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       const first = await cancel(booking.id, { reason: 'first' });
       ctx.clock.set('2026-11-24T08:00:00Z');
       const second = await cancel(booking.id, { reason: 'second', cancelled_by: 'customer' });
-      expect([second.status, second.body]).toEqual([422, coded('BOOKING_ALREADY_CANCELLED', 'Booking is already cancelled and cannot be cancelled')]);
-      const row = await ctx.db.selectFrom('bookings').select(['cancellation_reason', 'cancelled_at', 'cancelled_by']).where('id', '=', booking.id).executeTakeFirstOrThrow();
-      expect([row.cancellation_reason, row.cancelled_by, isoFromDb(row.cancelled_at!)]).toEqual(['first', 'partner', '2026-11-23T08:00:00Z']);
+      expect([second.status, second.body]).toEqual([
+        422,
+        coded('BOOKING_ALREADY_CANCELLED', 'Booking is already cancelled and cannot be cancelled'),
+      ]);
+      const row = await ctx.db
+        .selectFrom('bookings')
+        .select(['cancellation_reason', 'cancelled_at', 'cancelled_by'])
+        .where('id', '=', booking.id)
+        .executeTakeFirstOrThrow();
+      expect([row.cancellation_reason, row.cancelled_by, isoFromDb(row.cancelled_at!)]).toEqual([
+        'first',
+        'partner',
+        '2026-11-23T08:00:00Z',
+      ]);
       expect(first.status).toBe(200);
 
       const customer = await makeCustomer(ctx.db, f.organisation.id);
-      for (const [status, word] of [['completed', 'completed'], ['no_show', 'no-show']] as const) {
-        const done = await makeBooking(ctx.db, { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id }, { status, external_id: `done-${status}` });
+      for (const [status, word] of [
+        ['completed', 'completed'],
+        ['no_show', 'no-show'],
+      ] as const) {
+        const done = await makeBooking(
+          ctx.db,
+          { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id },
+          { status, external_id: `done-${status}` },
+        );
         for (const ref of [done.id, `ext:done-${status}`]) {
           const res = await cancel(ref);
-          expect([res.status, res.body], ref).toEqual([422, coded('BOOKING_ALREADY_CANCELLED', `Booking is already ${word} and cannot be cancelled`)]);
+          expect([res.status, res.body], ref).toEqual([
+            422,
+            coded('BOOKING_ALREADY_CANCELLED', `Booking is already ${word} and cannot be cancelled`),
+          ]);
         }
-        const after = await ctx.db.selectFrom('bookings').select(['status', 'cancelled_at']).where('id', '=', done.id).executeTakeFirstOrThrow();
+        const after = await ctx.db
+          .selectFrom('bookings')
+          .select(['status', 'cancelled_at'])
+          .where('id', '=', done.id)
+          .executeTakeFirstOrThrow();
         expect(after).toEqual({ status, cancelled_at: null });
       }
     });
@@ -228,11 +342,28 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       const treatment = await makeTreatment(ctx.db, sibling.id);
       const customer = await makeCustomer(ctx.db, f.organisation.id);
       const rows = [];
-      for (const [venueId, t] of [[f.venue.id, f.treatment], [sibling.id, treatment]] as const) {
-        rows.push(await makeBooking(ctx.db, { venueId, treatmentId: t.id, variantId: t.variant.id, customerId: customer.id }, { status: 'pending', external_id: 'twice', start_at: '2026-12-20T09:00:00Z', end_at: '2026-12-20T10:00:00Z' }));
+      for (const [venueId, t] of [
+        [f.venue.id, f.treatment],
+        [sibling.id, treatment],
+      ] as const) {
+        rows.push(
+          await makeBooking(
+            ctx.db,
+            { venueId, treatmentId: t.id, variantId: t.variant.id, customerId: customer.id },
+            {
+              status: 'pending',
+              external_id: 'twice',
+              start_at: '2026-12-20T09:00:00Z',
+              end_at: '2026-12-20T10:00:00Z',
+            },
+          ),
+        );
       }
       const res = await cancel('ext:twice');
-      expect([res.status, res.body]).toEqual([409, coded('AMBIGUOUS_EXTERNAL_ID', 'This external id matches bookings at several venues; cancel by booking id')]);
+      expect([res.status, res.body]).toEqual([
+        409,
+        coded('AMBIGUOUS_EXTERNAL_ID', 'This external id matches bookings at several venues; cancel by booking id'),
+      ]);
 
       const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: sibling.id });
       const one = await cancel('ext:twice', undefined, restricted);
@@ -249,7 +380,10 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       ];
       for (const [body, path, message] of cases) {
         const res = await cancel(booking.id, body);
-        expect([res.status, res.body], message).toEqual([400, { error: message, details: [{ path, message }], request_id: RID }]);
+        expect([res.status, res.body], message).toEqual([
+          400,
+          { error: message, details: [{ path, message }], request_id: RID },
+        ]);
       }
       expect(await holdCount(booking.id)).toBe(2);
     });
@@ -258,9 +392,14 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       const booking = await book('2026-12-08T09:00:00Z');
       const none = await cancel(booking.id, undefined, null);
       expect([none.status, none.body]).toEqual([401, { error: 'Missing API key', request_id: RID }]);
-      const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: SCOPES.filter((s) => s !== 'bookings:write') });
+      const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, {
+        scopes: SCOPES.filter((s) => s !== 'bookings:write'),
+      });
       const scope = await cancel(booking.id, undefined, key);
-      expect([scope.status, scope.body]).toEqual([403, { error: 'Insufficient scope', missing: ['bookings:write'], request_id: RID }]);
+      expect([scope.status, scope.body]).toEqual([
+        403,
+        { error: 'Insufficient scope', missing: ['bookings:write'], request_id: RID },
+      ]);
       expect(await holdCount(booking.id)).toBe(2);
     });
   });

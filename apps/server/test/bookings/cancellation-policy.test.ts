@@ -18,24 +18,35 @@ const POLICY: CancellationPolicyJson = {
 
 /** `now` given as the time left before START (negative: after the start). */
 const feeAt = (left: Temporal.DurationLike, overrides: Partial<Parameters<typeof cancellationFee>[0]> = {}) =>
-  cancellationFee({ policy: POLICY, cancelledBy: 'partner', totalMinor: 9000, currency: 'EUR', startAt: START, now: START.subtract(left), ...overrides });
+  cancellationFee({
+    policy: POLICY,
+    cancelledBy: 'partner',
+    totalMinor: 9000,
+    currency: 'EUR',
+    startAt: START,
+    now: START.subtract(left),
+    ...overrides,
+  });
 
 describe('cancellationFee (DECISIONS "Cancellation")', () => {
   it('applies the first tier whose min_hours_before is at most the hours left', () => {
     expect(feeAt({ hours: 30 })).toEqual({
       feeMinor: 0,
       feePercent: 0,
-      policy: 'Cancelled by the partner 30 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
+      policy:
+        'Cancelled by the partner 30 hours before the start: the tier "24 hours or more before" applies (0% fee), EUR 0.00.',
     });
     expect(feeAt({ hours: 10 })).toEqual({
       feeMinor: 4500,
       feePercent: 50,
-      policy: 'Cancelled by the partner 10 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.',
+      policy:
+        'Cancelled by the partner 10 hours before the start: the tier "2 hours or more before" applies (50% fee), EUR 45.00.',
     });
     expect(feeAt({ minutes: 90 })).toEqual({
       feeMinor: 9000,
       feePercent: 100,
-      policy: 'Cancelled by the partner 1.5 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
+      policy:
+        'Cancelled by the partner 1.5 hours before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
     });
   });
 
@@ -68,7 +79,9 @@ describe('cancellationFee (DECISIONS "Cancellation")', () => {
     expect(feeAt({ hours: 1 }, { policy: oneHourTier }).policy).toBe(
       'Cancelled by the partner 1 hour before the start: the tier "1 hour or more before" applies (25% fee), EUR 22.50.',
     );
-    expect(feeAt({ minutes: 1 }).policy).toBe('Cancelled by the partner 1 minute before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.');
+    expect(feeAt({ minutes: 1 }).policy).toBe(
+      'Cancelled by the partner 1 minute before the start: the tier "0 hours or more before" applies (100% fee), EUR 90.00.',
+    );
   });
 
   it('applies the last tier after the start, whatever its min_hours_before', () => {
@@ -77,7 +90,13 @@ describe('cancellationFee (DECISIONS "Cancellation")', () => {
       feePercent: 100,
       policy: 'Cancelled by the partner after the start: the last tier applies (100% fee), EUR 90.00.',
     });
-    const lastIsNotZeroHours = { partner: [{ min_hours_before: 48, fee_percent: 0 }, { min_hours_before: 6, fee_percent: 40 }], customer: [] };
+    const lastIsNotZeroHours = {
+      partner: [
+        { min_hours_before: 48, fee_percent: 0 },
+        { min_hours_before: 6, fee_percent: 40 },
+      ],
+      customer: [],
+    };
     expect(feeAt({ hours: -3 }, { policy: lastIsNotZeroHours })).toMatchObject({ feeMinor: 3600, feePercent: 40 });
   });
 
@@ -85,23 +104,33 @@ describe('cancellationFee (DECISIONS "Cancellation")', () => {
     expect(feeAt({ hours: 36 }, { cancelledBy: 'customer' })).toEqual({
       feeMinor: 7200,
       feePercent: 80,
-      policy: 'Cancelled by the customer 36 hours before the start: the tier "0 hours or more before" applies (80% fee), EUR 72.00.',
+      policy:
+        'Cancelled by the customer 36 hours before the start: the tier "0 hours or more before" applies (80% fee), EUR 72.00.',
     });
     expect(feeAt({ hours: 48 }, { cancelledBy: 'customer' }).feeMinor).toBe(0);
   });
 
   it('charges nothing, and says so, when no tier applies or the tier list is empty', () => {
-    const noZeroTier = { partner: [{ min_hours_before: 24, fee_percent: 0 }, { min_hours_before: 2, fee_percent: 50 }], customer: [] };
+    const noZeroTier = {
+      partner: [
+        { min_hours_before: 24, fee_percent: 0 },
+        { min_hours_before: 2, fee_percent: 50 },
+      ],
+      customer: [],
+    };
     expect(feeAt({ hours: 1 }, { policy: noZeroTier })).toEqual({
       feeMinor: 0,
       feePercent: 0,
-      policy: 'Cancelled by the partner 1 hour before the start: no tier of the policy applies, so no fee is charged, EUR 0.00.',
+      policy:
+        'Cancelled by the partner 1 hour before the start: no tier of the policy applies, so no fee is charged, EUR 0.00.',
     });
     const empty = { partner: [], customer: [] };
     for (const left of [{ hours: 30 }, { hours: 0 }, { hours: -5 }]) {
       expect(feeAt(left, { policy: empty }), JSON.stringify(left)).toMatchObject({ feeMinor: 0, feePercent: 0 });
     }
-    expect(feeAt({ hours: -5 }, { policy: empty }).policy).toBe('Cancelled by the partner after the start: no tier of the policy applies, so no fee is charged, EUR 0.00.');
+    expect(feeAt({ hours: -5 }, { policy: empty }).policy).toBe(
+      'Cancelled by the partner after the start: no tier of the policy applies, so no fee is charged, EUR 0.00.',
+    );
   });
 
   it('rounds half-up to the minor unit of the currency, cents for EUR and yen for JPY', () => {
@@ -110,7 +139,8 @@ describe('cancellationFee (DECISIONS "Cancellation")', () => {
     expect(feeAt({ hours: 10 }, { totalMinor: 999, currency: 'JPY' })).toEqual({
       feeMinor: 500, // 499.5 yen -> 500
       feePercent: 50,
-      policy: 'Cancelled by the partner 10 hours before the start: the tier "2 hours or more before" applies (50% fee), JPY 500.',
+      policy:
+        'Cancelled by the partner 10 hours before the start: the tier "2 hours or more before" applies (50% fee), JPY 500.',
     });
   });
 });
@@ -131,27 +161,37 @@ describe('percentOfMinor', () => {
       [9000, 100, 9000],
       [0, 100, 0],
     ];
-    for (const [total, percent, fee] of cases) expect(percentOfMinor(total, percent), `${percent}% of ${total}`).toBe(fee);
+    for (const [total, percent, fee] of cases)
+      expect(percentOfMinor(total, percent), `${percent}% of ${total}`).toBe(fee);
   });
 
   it('equals exact half-up rounding for every amount and percent in hundredths (fast-check)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 100_000_000 }), fc.integer({ min: 0, max: 10_000 }), (total, basisPoints) => {
-        const exact = (BigInt(total) * BigInt(basisPoints) * 2n + 10_000n) / 20_000n; // floor(x + 1/2)
-        const fee = percentOfMinor(total, basisPoints / 100);
-        expect(fee).toBe(Number(exact));
-        expect(fee).toBeGreaterThanOrEqual(0);
-        expect(fee).toBeLessThanOrEqual(total);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 100_000_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        (total, basisPoints) => {
+          const exact = (BigInt(total) * BigInt(basisPoints) * 2n + 10_000n) / 20_000n; // floor(x + 1/2)
+          const fee = percentOfMinor(total, basisPoints / 100);
+          expect(fee).toBe(Number(exact));
+          expect(fee).toBeGreaterThanOrEqual(0);
+          expect(fee).toBeLessThanOrEqual(total);
+        },
+      ),
     );
   });
 
   it('never charges less for a higher percent (fast-check)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), (total, a, b) => {
-        const [low, high] = a <= b ? [a, b] : [b, a];
-        expect(percentOfMinor(total, low / 100)).toBeLessThanOrEqual(percentOfMinor(total, high / 100));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        (total, a, b) => {
+          const [low, high] = a <= b ? [a, b] : [b, a];
+          expect(percentOfMinor(total, low / 100)).toBeLessThanOrEqual(percentOfMinor(total, high / 100));
+        },
+      ),
     );
   });
 });

@@ -7,7 +7,8 @@ import { createTestContext, type TestContext } from '../support/test-app.js';
 import { testDbKind } from '../support/test-db.js';
 
 // PGlite is one connection: requests never overlap there, so these tests would prove nothing on it.
-if (testDbKind !== 'postgres') console.warn('concurrency tests need a real PostgreSQL (DATABASE_URL); skipped on PGlite');
+if (testDbKind !== 'postgres')
+  console.warn('concurrency tests need a real PostgreSQL (DATABASE_URL); skipped on PGlite');
 
 describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency (PostgreSQL)', () => {
   let ctx: TestContext;
@@ -22,7 +23,13 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
   it('gives exactly one 201 and 49 slot_unavailable to 50 parallel creates of a capacity-1 slot', async () => {
     const f = await makeBookableVenue(ctx.db, ctx.vault);
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post(f.venue.id, f.key, bookingBody(f.variant.id, { guest: { first_name: 'G', last_name: `${i}`, email: `g${i}@example.com` } }))),
+      Array.from({ length: 50 }, (_, i) =>
+        post(
+          f.venue.id,
+          f.key,
+          bookingBody(f.variant.id, { guest: { first_name: 'G', last_name: `${i}`, email: `g${i}@example.com` } }),
+        ),
+      ),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -51,30 +58,49 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
     const f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 2 });
     const starts = ['2026-11-25T08:00:00Z', '2026-11-25T08:30:00Z', '2026-11-25T09:00:00Z', '2026-11-25T10:00:00Z'];
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const created: string[] = [];
     const operations = Array.from({ length: 80 }, async (_, i) => {
       if (i % 4 === 3 && created.length) {
         const id = created[Math.floor(random() * created.length)]!;
-        const r = await request(ctx.app).post(`/v1/bookings/${id}/cancel`).set('Authorization', `Bearer ${f.key}`).send({ reason: 'load' });
+        const r = await request(ctx.app)
+          .post(`/v1/bookings/${id}/cancel`)
+          .set('Authorization', `Bearer ${f.key}`)
+          .send({ reason: 'load' });
         expect([200, 422]).toContain(r.status);
         return;
       }
-      const r = await post(f.venue.id, f.key, bookingBody(f.variant.id, {
-        start_at: starts[Math.floor(random() * starts.length)],
-        guest_count: random() < 0.2 ? 2 : 1,
-        guest: { first_name: 'M', last_name: `${i}`, email: `mix${i}@example.com` },
-      }));
+      const r = await post(
+        f.venue.id,
+        f.key,
+        bookingBody(f.variant.id, {
+          start_at: starts[Math.floor(random() * starts.length)],
+          guest_count: random() < 0.2 ? 2 : 1,
+          guest: { first_name: 'M', last_name: `${i}`, email: `mix${i}@example.com` },
+        }),
+      );
       expect([201, 409]).toContain(r.status);
       if (r.status === 201) created.push(r.body.data.id);
     });
     await Promise.all(operations);
 
     expect(await overlappingHolds(ctx.db)).toBe(0);
-    const live = await ctx.db.selectFrom('bookings').select(['id', 'guest_count', 'status']).where('venue_id', '=', f.venue.id).execute();
+    const live = await ctx.db
+      .selectFrom('bookings')
+      .select(['id', 'guest_count', 'status'])
+      .where('venue_id', '=', f.venue.id)
+      .execute();
     for (const booking of live) {
-      const rooms = await ctx.db.selectFrom('room_reservations').select('room_id').where('booking_id', '=', booking.id).execute();
-      const therapists = await ctx.db.selectFrom('therapist_reservations').select('therapist_id').where('booking_id', '=', booking.id).execute();
+      const rooms = await ctx.db
+        .selectFrom('room_reservations')
+        .select('room_id')
+        .where('booking_id', '=', booking.id)
+        .execute();
+      const therapists = await ctx.db
+        .selectFrom('therapist_reservations')
+        .select('therapist_id')
+        .where('booking_id', '=', booking.id)
+        .execute();
       if (booking.status === 'cancelled') {
         expect([rooms.length, therapists.length]).toEqual([0, 0]);
       } else {
@@ -86,10 +112,15 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
   it('never lets one therapist take bookings at two venues closer than the inter-venue buffer', async () => {
     for (let round = 0; round < 5; round++) {
       // Both venues keep 30 minutes: the rule uses the buffer of the venue being booked.
-      const f = await makeBookableVenue(ctx.db, ctx.vault, { therapists: 0, venue: { inter_venue_buffer_minutes: 30 } });
+      const f = await makeBookableVenue(ctx.db, ctx.vault, {
+        therapists: 0,
+        venue: { inter_venue_buffer_minutes: 30 },
+      });
       const other = await makeVenue(ctx.db, f.organisation.id, { inter_venue_buffer_minutes: 30 });
       await makeRoom(ctx.db, other.id);
-      const otherTreatment = await makeTreatment(ctx.db, other.id, { variants: [{ duration_minutes: 60, price_minor: 9000 }] });
+      const otherTreatment = await makeTreatment(ctx.db, other.id, {
+        variants: [{ duration_minutes: 60, price_minor: 9000 }],
+      });
       const everyDay = [0, 1, 2, 3, 4, 5, 6];
       await makeTherapist(ctx.db, f.organisation.id, {
         shifts: [

@@ -20,41 +20,75 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
     // Two rooms for one guest and one for two; three qualified therapists and one without the skill, all on shift.
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 3 });
     await makeRoom(ctx.db, f.venue.id, { capacity: 2 });
-    unskilled = await makeTherapist(ctx.db, f.organisation.id, { skills: ['facial'], shifts: [{ venue_id: f.venue.id, days_of_week: EVERY_DAY, start_time: '09:00', end_time: '18:00' }] });
+    unskilled = await makeTherapist(ctx.db, f.organisation.id, {
+      skills: ['facial'],
+      shifts: [{ venue_id: f.venue.id, days_of_week: EVERY_DAY, start_time: '09:00', end_time: '18:00' }],
+    });
   });
   afterAll(() => ctx.close());
 
   const book = async (start: string, extra: object = {}) => {
-    const res = await request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`).send(bookingBody(f.variant.id, { start_at: start, ...extra }));
+    const res = await request(ctx.app)
+      .post(`/v1/venues/${f.venue.id}/bookings`)
+      .set('Authorization', `Bearer ${f.key}`)
+      .send(bookingBody(f.variant.id, { start_at: start, ...extra }));
     expect(res.status).toBe(201);
     return res.body.data as { id: string; customer_id: string; start_at: string };
   };
   /** Everything acceptance may touch, to prove a refusal changed nothing. */
   const state = async (bookingId: string) => {
-    const booking = await ctx.db.selectFrom('bookings').select(['status', 'therapist_id', 'updated_at']).where('id', '=', bookingId).executeTakeFirstOrThrow();
+    const booking = await ctx.db
+      .selectFrom('bookings')
+      .select(['status', 'therapist_id', 'updated_at'])
+      .where('id', '=', bookingId)
+      .executeTakeFirstOrThrow();
     const { rows: therapists } = await sql<{ therapist_id: string; during: string }>`
-      select therapist_id, lower(during) || ' ' || upper(during) as during from therapist_reservations where booking_id = ${bookingId} order by 1`.execute(ctx.db);
-    const rooms = await ctx.db.selectFrom('room_reservations').select(['room_id', 'during']).where('booking_id', '=', bookingId).execute();
-    const offers = await ctx.db.selectFrom('booking_offers').select(['therapist_id', 'accepted_at']).where('booking_id', '=', bookingId).orderBy('therapist_id').execute();
+      select therapist_id, lower(during) || ' ' || upper(during) as during from therapist_reservations where booking_id = ${bookingId} order by 1`.execute(
+      ctx.db,
+    );
+    const rooms = await ctx.db
+      .selectFrom('room_reservations')
+      .select(['room_id', 'during'])
+      .where('booking_id', '=', bookingId)
+      .execute();
+    const offers = await ctx.db
+      .selectFrom('booking_offers')
+      .select(['therapist_id', 'accepted_at'])
+      .where('booking_id', '=', bookingId)
+      .orderBy('therapist_id')
+      .execute();
     return { booking: { ...booking, updated_at: isoFromDb(booking.updated_at) }, therapists, rooms, offers };
   };
   const holders = async (bookingId: string) => (await state(bookingId)).therapists.map((t) => t.therapist_id);
-  const accept = (bookingId: string, therapistId: string) => acceptBooking(ctx.db, { bookingId, therapistId, now: LATER });
+  const accept = (bookingId: string, therapistId: string) =>
+    acceptBooking(ctx.db, { bookingId, therapistId, now: LATER });
   const slotStarts = async (date: string, guestCount: number) =>
-    (await request(ctx.app).get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?date=${date}&guest_count=${guestCount}`).set('Authorization', `Bearer ${f.key}`)).body.data.slots.map(
-      (s: { start_at: string }) => s.start_at,
-    );
+    (
+      await request(ctx.app)
+        .get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?date=${date}&guest_count=${guestCount}`)
+        .set('Authorization', `Bearer ${f.key}`)
+    ).body.data.slots.map((s: { start_at: string }) => s.start_at);
 
   describe('acceptBooking', () => {
     it('confirms a pending booking and assigns the tentative therapist when they accept, keeping the holds', async () => {
       const booking = await book('2026-11-25T09:00:00Z');
       const before = await state(booking.id);
       const [tentative] = before.therapists.map((t) => t.therapist_id);
-      expect(await accept(booking.id, tentative!)).toEqual({ id: booking.id, status: 'confirmed', therapist_id: tentative });
+      expect(await accept(booking.id, tentative!)).toEqual({
+        id: booking.id,
+        status: 'confirmed',
+        therapist_id: tentative,
+      });
       const after = await state(booking.id);
-      expect(after.booking).toEqual({ status: 'confirmed', therapist_id: tentative, updated_at: '2026-11-22T09:00:00Z' });
+      expect(after.booking).toEqual({
+        status: 'confirmed',
+        therapist_id: tentative,
+        updated_at: '2026-11-22T09:00:00Z',
+      });
       expect([after.therapists, after.rooms]).toEqual([before.therapists, before.rooms]);
-      expect(after.offers.filter((o) => o.accepted_at !== null).map((o) => [o.therapist_id, isoFromDb(o.accepted_at!)])).toEqual([[tentative, '2026-11-22T09:00:00Z']]);
+      expect(
+        after.offers.filter((o) => o.accepted_at !== null).map((o) => [o.therapist_id, isoFromDb(o.accepted_at!)]),
+      ).toEqual([[tentative, '2026-11-22T09:00:00Z']]);
     });
 
     it('moves the reservation to an offered therapist who was not the tentative one, for the same [start, end)', async () => {
@@ -67,7 +101,9 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       expect(after.therapists).toEqual([{ therapist_id: other, during: tentative.during }]);
       expect(after.rooms).toEqual(before.rooms);
       // The tentative therapist holds nothing at that time any more.
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from therapist_reservations where therapist_id = ${tentative.therapist_id}
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from therapist_reservations where therapist_id = ${tentative.therapist_id}
         and during && tstzrange('2026-11-25T11:00:00Z', '2026-11-25T12:00:00Z')`.execute(ctx.db);
       expect(rows[0]!.n).toBe(0);
     });
@@ -87,10 +123,14 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
     it('refuses a therapist the booking was not offered to, saying why, and an unknown booking', async () => {
       const booking = await book('2026-11-26T09:00:00Z');
       const before = await state(booking.id);
-      await expect(accept(booking.id, unskilled.id)).rejects.toThrow(new BookingWorkflowError(`Therapist ${unskilled.id} lacks the skills booking ${booking.id} needs: massage`));
+      await expect(accept(booking.id, unskilled.id)).rejects.toThrow(
+        new BookingWorkflowError(`Therapist ${unskilled.id} lacks the skills booking ${booking.id} needs: massage`),
+      );
       const elsewhere = await makeTherapist(ctx.db, f.organisation.id, { skills: ['massage'], shifts: [] });
       await expect(accept(booking.id, elsewhere.id)).rejects.toThrow(
-        new BookingWorkflowError(`Therapist ${elsewhere.id} was not offered booking ${booking.id} (not on shift at that venue, or not free when it was made)`),
+        new BookingWorkflowError(
+          `Therapist ${elsewhere.id} was not offered booking ${booking.id} (not on shift at that venue, or not free when it was made)`,
+        ),
       );
       const nobody = '00000000-0000-4000-8000-00000000000f';
       await expect(accept(booking.id, nobody)).rejects.toThrow(new BookingWorkflowError(`No therapist ${nobody}`));
@@ -115,20 +155,41 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
 
     it('refuses an offered therapist booked meanwhile at another venue, overlapping or inside the inter-venue buffer', async () => {
       // Venue V keeps 30 minutes between venues; both its therapists also work at venue O.
-      const v = await makeBookableVenue(ctx.db, ctx.vault, { therapists: 0, venue: { inter_venue_buffer_minutes: 30 } });
+      const v = await makeBookableVenue(ctx.db, ctx.vault, {
+        therapists: 0,
+        venue: { inter_venue_buffer_minutes: 30 },
+      });
       const o = await makeVenue(ctx.db, v.organisation.id);
       const oTreatment = await makeTreatment(ctx.db, o.id);
       const customer = await makeCustomer(ctx.db, v.organisation.id);
-      const shifts = [v.venue.id, o.id].map((venue_id) => ({ venue_id, days_of_week: EVERY_DAY, start_time: '08:00', end_time: '18:00' }));
-      const therapists = [await makeTherapist(ctx.db, v.organisation.id, { shifts }), await makeTherapist(ctx.db, v.organisation.id, { shifts })];
+      const shifts = [v.venue.id, o.id].map((venue_id) => ({
+        venue_id,
+        days_of_week: EVERY_DAY,
+        start_time: '08:00',
+        end_time: '18:00',
+      }));
+      const therapists = [
+        await makeTherapist(ctx.db, v.organisation.id, { shifts }),
+        await makeTherapist(ctx.db, v.organisation.id, { shifts }),
+      ];
       const bookAtV = async (start: string) => {
-        const res = await request(ctx.app).post(`/v1/venues/${v.venue.id}/bookings`).set('Authorization', `Bearer ${v.key}`).send(bookingBody(v.variant.id, { start_at: start }));
+        const res = await request(ctx.app)
+          .post(`/v1/venues/${v.venue.id}/bookings`)
+          .set('Authorization', `Bearer ${v.key}`)
+          .send(bookingBody(v.variant.id, { start_at: start }));
         expect(res.status).toBe(201);
         return res.body.data.id as string;
       };
       const holdAtO = async (therapistId: string, start: string, end: string) => {
-        const row = await makeBooking(ctx.db, { venueId: o.id, treatmentId: oTreatment.id, variantId: oTreatment.variant.id, customerId: customer.id }, { status: 'confirmed', start_at: start, end_at: end });
-        await ctx.db.insertInto('therapist_reservations').values({ booking_id: row.id, therapist_id: therapistId, venue_id: o.id, during: `[${start},${end})` }).execute();
+        const row = await makeBooking(
+          ctx.db,
+          { venueId: o.id, treatmentId: oTreatment.id, variantId: oTreatment.variant.id, customerId: customer.id },
+          { status: 'confirmed', start_at: start, end_at: end },
+        );
+        await ctx.db
+          .insertInto('therapist_reservations')
+          .values({ booking_id: row.id, therapist_id: therapistId, venue_id: o.id, during: `[${start},${end})` })
+          .execute();
       };
       for (const [start, otherStart, otherEnd] of [
         ['2026-11-27T10:00:00Z', '2026-11-27T10:30:00Z', '2026-11-27T11:30:00Z'], // overlapping
@@ -139,7 +200,9 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
         const other = therapists.find((t) => t.id !== tentative)!.id;
         await holdAtO(other, otherStart, otherEnd);
         const before = await state(bookingId);
-        await expect(accept(bookingId, other)).rejects.toThrow(new BookingWorkflowError(`Therapist ${other} is no longer free at that time; the booking stays as it was`));
+        await expect(accept(bookingId, other)).rejects.toThrow(
+          new BookingWorkflowError(`Therapist ${other} is no longer free at that time; the booking stays as it was`),
+        );
         expect(await state(bookingId), start).toEqual(before);
       }
       // Exactly the buffer apart is fine.
@@ -155,19 +218,32 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       const [holder] = await holders(booking.id);
       await accept(booking.id, holder!);
       await expect(accept(booking.id, holder!)).rejects.toThrow(
-        new BookingWorkflowError(`Booking ${booking.id} is confirmed; only pending or awaiting_therapist bookings can be accepted`),
+        new BookingWorkflowError(
+          `Booking ${booking.id} is confirmed; only pending or awaiting_therapist bookings can be accepted`,
+        ),
       );
       const cancelled = await book('2026-11-28T11:00:00Z');
       const [offered] = await holders(cancelled.id);
-      expect((await request(ctx.app).post(`/v1/bookings/${cancelled.id}/cancel`).set('Authorization', `Bearer ${f.key}`).send({ reason: 'x' })).status).toBe(200);
-      await expect(accept(cancelled.id, offered!)).rejects.toThrow(`Booking ${cancelled.id} is cancelled; only pending or awaiting_therapist bookings can be accepted`);
+      expect(
+        (
+          await request(ctx.app)
+            .post(`/v1/bookings/${cancelled.id}/cancel`)
+            .set('Authorization', `Bearer ${f.key}`)
+            .send({ reason: 'x' })
+        ).status,
+      ).toBe(200);
+      await expect(accept(cancelled.id, offered!)).rejects.toThrow(
+        `Booking ${cancelled.id} is cancelled; only pending or awaiting_therapist bookings can be accepted`,
+      );
       expect(await holders(cancelled.id)).toEqual([]);
       for (const outcome of ['completed', 'no_show'] as const) {
         const done = await book('2026-11-28T13:00:00Z');
         const [t] = await holders(done.id);
         await accept(done.id, t!);
         await finishBooking(ctx.db, { bookingId: done.id, outcome, now: LATER });
-        await expect(accept(done.id, t!)).rejects.toThrow(`Booking ${done.id} is ${outcome}; only pending or awaiting_therapist bookings can be accepted`);
+        await expect(accept(done.id, t!)).rejects.toThrow(
+          `Booking ${done.id} is ${outcome}; only pending or awaiting_therapist bookings can be accepted`,
+        );
         expect(await holders(done.id)).toEqual([]);
       }
     });
@@ -180,9 +256,17 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
         const [holder] = await holders(booking.id);
         await accept(booking.id, holder!);
         expect(await slotStarts('2026-11-29', 2)).not.toContain('2026-11-29T09:00:00Z');
-        expect(await finishBooking(ctx.db, { bookingId: booking.id, outcome, now: LATER })).toEqual({ id: booking.id, status: outcome, therapist_id: holder });
+        expect(await finishBooking(ctx.db, { bookingId: booking.id, outcome, now: LATER })).toEqual({
+          id: booking.id,
+          status: outcome,
+          therapist_id: holder,
+        });
         const after = await state(booking.id);
-        expect([after.booking, after.therapists, after.rooms]).toEqual([{ status: outcome, therapist_id: holder, updated_at: '2026-11-22T09:00:00Z' }, [], []]);
+        expect([after.booking, after.therapists, after.rooms]).toEqual([
+          { status: outcome, therapist_id: holder, updated_at: '2026-11-22T09:00:00Z' },
+          [],
+          [],
+        ]);
         expect(await slotStarts('2026-11-29', 2)).toContain('2026-11-29T09:00:00Z');
       }
     });
@@ -206,23 +290,37 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
         `Booking ${done.id} is completed; only confirmed bookings can be marked no-show`,
       );
       const missing = '00000000-0000-4000-8000-000000000000';
-      await expect(finishBooking(ctx.db, { bookingId: missing, outcome: 'completed', now: LATER })).rejects.toThrow(`No booking ${missing}`);
+      await expect(finishBooking(ctx.db, { bookingId: missing, outcome: 'completed', now: LATER })).rejects.toThrow(
+        `No booking ${missing}`,
+      );
     });
   });
 
   it('shows the new statuses in the customer bookings list (GET /v1/venues/{id}/customers/{customer_id}/bookings)', async () => {
     const guest = { first_name: 'Lea', last_name: 'Roux', email: 'lea.roux@example.com' };
     const ids = [];
-    for (const start of ['2026-11-30T09:00:00Z', '2026-11-30T11:00:00Z', '2026-11-30T13:00:00Z', '2026-11-30T15:00:00Z']) ids.push((await book(start, { guest })).id);
+    for (const start of [
+      '2026-11-30T09:00:00Z',
+      '2026-11-30T11:00:00Z',
+      '2026-11-30T13:00:00Z',
+      '2026-11-30T15:00:00Z',
+    ])
+      ids.push((await book(start, { guest })).id);
     const [pending, confirmed, completed, noShow] = ids as [string, string, string, string];
     for (const id of [confirmed, completed, noShow]) await accept(id, (await holders(id))[0]!);
     await finishBooking(ctx.db, { bookingId: completed, outcome: 'completed', now: LATER });
     await finishBooking(ctx.db, { bookingId: noShow, outcome: 'no_show', now: LATER });
 
-    const customerId = (await ctx.db.selectFrom('customers').select('id').where('email', '=', guest.email).executeTakeFirstOrThrow()).id;
-    const res = await request(ctx.app).get(`/v1/venues/${f.venue.id}/customers/${customerId}/bookings`).set('Authorization', `Bearer ${f.key}`);
+    const customerId = (
+      await ctx.db.selectFrom('customers').select('id').where('email', '=', guest.email).executeTakeFirstOrThrow()
+    ).id;
+    const res = await request(ctx.app)
+      .get(`/v1/venues/${f.venue.id}/customers/${customerId}/bookings`)
+      .set('Authorization', `Bearer ${f.key}`);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((b: { id: string; status: string; updated_at: string }) => [b.id, b.status, b.updated_at])).toEqual([
+    expect(
+      res.body.data.map((b: { id: string; status: string; updated_at: string }) => [b.id, b.status, b.updated_at]),
+    ).toEqual([
       [noShow, 'no_show', '2026-11-22T09:00:00Z'],
       [completed, 'completed', '2026-11-22T09:00:00Z'],
       [confirmed, 'confirmed', '2026-11-22T09:00:00Z'],

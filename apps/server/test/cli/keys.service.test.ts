@@ -2,7 +2,15 @@ import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyVault, parseApiKey } from '../../src/auth/api-key.js';
 import { importVenueData } from '../../src/import/import-venue-data.js';
-import { createKey, listKeys, OperatorError, parseScopes, regenerateDashboardKey, revealKey, revokeKey } from '../../src/keys/keys.service.js';
+import {
+  createKey,
+  listKeys,
+  OperatorError,
+  parseScopes,
+  regenerateDashboardKey,
+  revealKey,
+  revokeKey,
+} from '../../src/keys/keys.service.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 import { makeVenueFile } from '../import/venue-file.js';
 
@@ -22,7 +30,11 @@ describe('operator key management (pnpm spa keys)', () => {
   }
   const verifies = async (key: string) => {
     const parsed = parseApiKey(key)!;
-    const row = await ctx.db.selectFrom('api_keys').select('secret_hmac').where('id', '=', parsed.id).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('api_keys')
+      .select('secret_hmac')
+      .where('id', '=', parsed.id)
+      .executeTakeFirstOrThrow();
     return ctx.vault.verify(parsed.secret, row.secret_hmac);
   };
 
@@ -37,10 +49,21 @@ describe('operator key management (pnpm spa keys)', () => {
 
   it('creates a venue-restricted key with chosen scopes and rate limit, listed without its secret', async () => {
     const { org, venue, key: dashboardId } = await organisation();
-    const created = await createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: venue, scopes: parseScopes('venues:read, bookings:write'), rateLimitPerMin: 30 });
+    const created = await createKey(ctx.db, ctx.vault, {
+      orgSlug: org,
+      venueSlug: venue,
+      scopes: parseScopes('venues:read, bookings:write'),
+      rateLimitPerMin: 30,
+    });
     const listed = await listKeys(ctx.db, org);
     expect(listed.map((k) => k.id)).toEqual([dashboardId, created.id]);
-    expect(listed[1]).toMatchObject({ kind: 'operator', venue, scopes: ['venues:read', 'bookings:write'], rate_limit_per_min: 30, revoked_at: null });
+    expect(listed[1]).toMatchObject({
+      kind: 'operator',
+      venue,
+      scopes: ['venues:read', 'bookings:write'],
+      rate_limit_per_min: 30,
+      revoked_at: null,
+    });
     expect(listed[1]!.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
     expect(JSON.stringify(listed)).not.toContain(parseApiKey(created.key)!.secret);
   });
@@ -51,7 +74,12 @@ describe('operator key management (pnpm spa keys)', () => {
     expect(next.revokedId).toBe(oldId);
     expect(next.scopes).toEqual(['venues:read']);
     expect(await verifies(next.key)).toBe(true);
-    const dashboards = await ctx.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('organisation_id', '=', orgId).where('kind', '=', 'dashboard').execute();
+    const dashboards = await ctx.db
+      .selectFrom('api_keys')
+      .select(['id', 'revoked_at'])
+      .where('organisation_id', '=', orgId)
+      .where('kind', '=', 'dashboard')
+      .execute();
     expect(dashboards.filter((k) => k.revoked_at === null).map((k) => k.id)).toEqual([next.id]);
     expect(dashboards.find((k) => k.id === oldId)?.revoked_at).toBe('2026-11-22 10:00:00+00');
     expect((await revealKey(ctx.db, ctx.vault, oldId)).revoked).toBe(true);
@@ -60,7 +88,13 @@ describe('operator key management (pnpm spa keys)', () => {
   it('keeps one active dashboard key when two regenerations run at once', async () => {
     const { org, organisation: orgId } = await organisation();
     await Promise.all([regenerateDashboardKey(ctx.db, ctx.vault, org), regenerateDashboardKey(ctx.db, ctx.vault, org)]);
-    const active = await ctx.db.selectFrom('api_keys').select('id').where('organisation_id', '=', orgId).where('kind', '=', 'dashboard').where('revoked_at', 'is', null).execute();
+    const active = await ctx.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('organisation_id', '=', orgId)
+      .where('kind', '=', 'dashboard')
+      .where('revoked_at', 'is', null)
+      .execute();
     expect(active).toHaveLength(1);
   });
 
@@ -76,14 +110,38 @@ describe('operator key management (pnpm spa keys)', () => {
     const other = await organisation();
     const refusals: [() => Promise<unknown>, string][] = [
       [() => createKey(ctx.db, ctx.vault, { orgSlug: 'nobody' }), 'No organisation with slug nobody'],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: other.venue }), `No venue ${other.venue} in organisation ${org}`],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, scopes: ['venues:read', 'admin'] }), 'Unknown scope admin; the scopes are venues:read, treatments:read, customers:read, bookings:read, availability:read, bookings:write'],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, scopes: [] }), 'A key needs at least one scope; the scopes are venues:read, treatments:read, customers:read, bookings:read, availability:read, bookings:write'],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, rateLimitPerMin: 0 }), 'The rate limit must be a whole number of requests per minute from 1 to 1000000, not 0'],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, rateLimitPerMin: 3_000_000_000 }), 'The rate limit must be a whole number of requests per minute from 1 to 1000000, not 3000000000'],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: '' }), '--venue needs the slug of a venue; leave it out for a key to every venue'],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, kind: 'dashboard' }), `Organisation ${org} already has an active dashboard key; use \`keys regenerate --org ${org}\` to replace it`],
-      [() => createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: venue, kind: 'dashboard' }), 'A dashboard key covers every venue of its organisation; it cannot be restricted to a venue'],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: other.venue }),
+        `No venue ${other.venue} in organisation ${org}`,
+      ],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, scopes: ['venues:read', 'admin'] }),
+        'Unknown scope admin; the scopes are venues:read, treatments:read, customers:read, bookings:read, availability:read, bookings:write',
+      ],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, scopes: [] }),
+        'A key needs at least one scope; the scopes are venues:read, treatments:read, customers:read, bookings:read, availability:read, bookings:write',
+      ],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, rateLimitPerMin: 0 }),
+        'The rate limit must be a whole number of requests per minute from 1 to 1000000, not 0',
+      ],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, rateLimitPerMin: 3_000_000_000 }),
+        'The rate limit must be a whole number of requests per minute from 1 to 1000000, not 3000000000',
+      ],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: '' }),
+        '--venue needs the slug of a venue; leave it out for a key to every venue',
+      ],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, kind: 'dashboard' }),
+        `Organisation ${org} already has an active dashboard key; use \`keys regenerate --org ${org}\` to replace it`,
+      ],
+      [
+        () => createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: venue, kind: 'dashboard' }),
+        'A dashboard key covers every venue of its organisation; it cannot be restricted to a venue',
+      ],
       [() => listKeys(ctx.db, 'nobody'), 'No organisation with slug nobody'],
       [() => regenerateDashboardKey(ctx.db, ctx.vault, 'nobody'), 'No organisation with slug nobody'],
       [() => revealKey(ctx.db, ctx.vault, 'ffffffffffff'), 'No key ffffffffffff'],
@@ -96,6 +154,8 @@ describe('operator key management (pnpm spa keys)', () => {
   it('says so when a key was stored under another KEY_ENCRYPTION_KEY', async () => {
     const { key } = await organisation();
     const stranger = new KeyVault(Buffer.alloc(32, 7));
-    await expect(revealKey(ctx.db, stranger, key)).rejects.toThrow(`Key ${key} cannot be decrypted: it was stored under another KEY_ENCRYPTION_KEY than this one`);
+    await expect(revealKey(ctx.db, stranger, key)).rejects.toThrow(
+      `Key ${key} cannot be decrypted: it was stored under another KEY_ENCRYPTION_KEY than this one`,
+    );
   });
 });

@@ -22,8 +22,11 @@ describe.skipIf(testDbKind !== 'pglite')('pnpm spa (the operator CLI)', () => {
   };
   const spa = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/cli/spa.ts', ...args], { cwd: serverDir, env: env() }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/spa.ts', ...args],
+        { cwd: serverDir, env: env() },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
   const { file, ids } = makeVenueFile();
@@ -46,7 +49,11 @@ describe.skipIf(testDbKind !== 'pglite')('pnpm spa (the operator CLI)', () => {
         '  - venues[0].rooms[1].capacity: must be at least 1\n' +
         '  - customers[0].email: must be a valid email address\n',
     );
-    expect(await spa('keys', 'list', '--org', org)).toEqual({ code: 1, stdout: '', stderr: `No organisation with slug ${org}\n` });
+    expect(await spa('keys', 'list', '--org', org)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `No organisation with slug ${org}\n`,
+    });
   }, 60_000);
 
   it('imports a valid file, then lists its keys in a table without secrets', async () => {
@@ -65,7 +72,18 @@ describe.skipIf(testDbKind !== 'pglite')('pnpm spa (the operator CLI)', () => {
   }, 60_000);
 
   it('creates a venue-restricted key whose full value only create and reveal print', async () => {
-    const created = await spa('keys', 'create', '--org', org, '--venue', file.venues[0]!.slug, '--scopes', 'venues:read,bookings:read', '--rate-limit', '30');
+    const created = await spa(
+      'keys',
+      'create',
+      '--org',
+      org,
+      '--venue',
+      file.venues[0]!.slug,
+      '--scopes',
+      'venues:read,bookings:read',
+      '--rate-limit',
+      '30',
+    );
     expect(created.code).toBe(0);
     const key = /sk_live_([0-9a-f]{12})_[0-9a-f]{64}/.exec(created.stdout);
     expect(key).not.toBeNull();
@@ -74,7 +92,10 @@ describe.skipIf(testDbKind !== 'pglite')('pnpm spa (the operator CLI)', () => {
   }, 60_000);
 
   it('refuses an unknown key with one plain line on stderr and exit code 1', async () => {
-    expect(await spa('keys', 'revoke', 'ffffffffffff')).toEqual({ code: 1, stdout: '', stderr: 'No key ffffffffffff\n' });
+    expect(await spa('keys', 'revoke', 'ffffffffffff')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'No key ffffffffffff\n',
+    });
   }, 60_000);
 });
-

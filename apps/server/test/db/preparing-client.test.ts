@@ -18,7 +18,10 @@ describe.skipIf(testDbKind !== 'postgres')('statements on PostgreSQL are prepare
       expect(rows).toEqual([{ n: value + 1 }]);
     }
     // One pooled connection: the statements this session prepared are the ones we ran.
-    const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(handle.db);
+    const { rows } = await sql<{
+      name: string;
+      statement: string;
+    }>`select name, statement from pg_prepared_statements`.execute(handle.db);
     const ours = rows.filter((r) => r.statement === text);
     expect(ours).toHaveLength(1);
     expect(ours[0]!.name).toMatch(/^k_[0-9a-f]{40}$/);

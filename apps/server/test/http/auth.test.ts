@@ -28,7 +28,14 @@ describe('authentication and scopes (spec 5, DECISIONS)', () => {
     const org = await makeOrganisation(ctx.db);
     const revoked = await makeApiKey(ctx.db, ctx.vault, org.id, { revoked: true });
     const wrongSecret = key.slice(0, -1) + (key.endsWith('0') ? '1' : '0');
-    for (const candidate of ['nonsense', 'sk_live_123_abc', `sk_live_ffffffffffff_${'a'.repeat(64)}`, wrongSecret, revoked.key, key.toUpperCase()]) {
+    for (const candidate of [
+      'nonsense',
+      'sk_live_123_abc',
+      `sk_live_ffffffffffff_${'a'.repeat(64)}`,
+      wrongSecret,
+      revoked.key,
+      key.toUpperCase(),
+    ]) {
       const res = await get().set('Authorization', `Bearer ${candidate}`);
       expect(res.status, candidate).toBe(401);
       expect(res.body.error).toBe('Invalid or revoked API key');
@@ -61,22 +68,35 @@ describe('authentication and scopes (spec 5, DECISIONS)', () => {
     for (const [path, scope] of cases) {
       const res = await get(path).set('Authorization', `Bearer ${none}`);
       expect(res.status, path).toBe(403);
-      expect(res.body).toEqual({ error: 'Insufficient scope', missing: [scope], request_id: res.headers['x-request-id'] });
+      expect(res.body).toEqual({
+        error: 'Insufficient scope',
+        missing: [scope],
+        request_id: res.headers['x-request-id'],
+      });
     }
     const { key: reader } = await makeApiKey(ctx.db, ctx.vault, org.id, { scopes: ['venues:read'] });
-    const post = await request(ctx.app).post(`/v1/venues/${venue.id}/bookings`).set('Authorization', `Bearer ${reader}`).send({});
+    const post = await request(ctx.app)
+      .post(`/v1/venues/${venue.id}/bookings`)
+      .set('Authorization', `Bearer ${reader}`)
+      .send({});
     expect(post.body).toMatchObject({ error: 'Insufficient scope', missing: ['bookings:write'] });
-    const cancel = await request(ctx.app).post(`/v1/bookings/${venue.id}/cancel`).set('Authorization', `Bearer ${reader}`).send({});
+    const cancel = await request(ctx.app)
+      .post(`/v1/bookings/${venue.id}/cancel`)
+      .set('Authorization', `Bearer ${reader}`)
+      .send({});
     expect(cancel.body).toMatchObject({ error: 'Insufficient scope', missing: ['bookings:write'] });
   });
 
   it('checks in the order 401, 403 scope, 400, 404', async () => {
-    const malformed = () => request(ctx.app).post('/v1/venues/nowhere/bookings').set('content-type', 'application/json').send('{oops');
+    const malformed = () =>
+      request(ctx.app).post('/v1/venues/nowhere/bookings').set('content-type', 'application/json').send('{oops');
     expect((await malformed()).status).toBe(401);
     const org = await makeOrganisation(ctx.db);
     const { key: reader } = await makeApiKey(ctx.db, ctx.vault, org.id, { scopes: ['venues:read'] });
     expect((await malformed().set('Authorization', `Bearer ${reader}`)).body.error).toBe('Insufficient scope');
-    expect((await malformed().set('Authorization', `Bearer ${key}`)).body).toMatchObject({ error: 'Request body is not valid JSON' });
+    expect((await malformed().set('Authorization', `Bearer ${key}`)).body).toMatchObject({
+      error: 'Request body is not valid JSON',
+    });
     const badPage = await get('/v1/venues/nowhere/customers?page=0').set('Authorization', `Bearer ${key}`);
     expect([badPage.status, badPage.body.error]).toEqual([400, 'page must be an integer of at least 1']);
     const unknown = await get('/v1/venues/nowhere/customers').set('Authorization', `Bearer ${key}`);

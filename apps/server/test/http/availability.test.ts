@@ -9,21 +9,37 @@ describe('GET /v1/venues/{venue_id}/availability/variants/{variant_id} (spec 4.6
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   beforeAll(async () => {
     ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
-    f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 2, venue: { days_of_week: [1, 2, 3, 4, 5] } });
+    f = await makeBookableVenue(ctx.db, ctx.vault, {
+      rooms: 2,
+      therapists: 2,
+      venue: { days_of_week: [1, 2, 3, 4, 5] },
+    });
   });
   afterAll(() => ctx.close());
 
   const get = (query: string, variant = f.variant.id, venue: string = f.venue.slug, key = f.key) =>
-    request(ctx.app).get(`/v1/venues/${venue}/availability/variants/${variant}?${query}`).set('Authorization', `Bearer ${key}`);
+    request(ctx.app)
+      .get(`/v1/venues/${venue}/availability/variants/${variant}?${query}`)
+      .set('Authorization', `Bearer ${key}`);
 
   it('answers day mode with the ids, the date and the slots', async () => {
     expect((await get('date=2026-11-25&guest_count=2')).body.data.slots).toEqual([]); // rooms of capacity 1 only
     const res = await get('date=2026-11-25');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ venue_id: f.venue.id, treatment_id: f.treatment.id, variant_id: f.variant.id, date: '2026-11-25' });
+    expect(res.body.data).toMatchObject({
+      venue_id: f.venue.id,
+      treatment_id: f.treatment.id,
+      variant_id: f.variant.id,
+      date: '2026-11-25',
+    });
     expect(res.body.data.slots).toHaveLength(17);
     expect(res.body.data.slots.at(-1)).toEqual({
-      time: '16:00', local_time: '17:00', start_at: '2026-11-25T16:00:00Z', end_at: '2026-11-25T17:00:00Z', out_of_hours: false, available_capacity: 1,
+      time: '16:00',
+      local_time: '17:00',
+      start_at: '2026-11-25T16:00:00Z',
+      end_at: '2026-11-25T17:00:00Z',
+      out_of_hours: false,
+      available_capacity: 1,
     });
   });
 
@@ -32,14 +48,21 @@ describe('GET /v1/venues/{venue_id}/availability/variants/{variant_id} (spec 4.6
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ from: '2026-11-27', to: '2026-11-30' });
     expect(res.body.data.days.map((d: { date: string; slots: unknown[] }) => [d.date, d.slots.length])).toEqual([
-      ['2026-11-27', 17], ['2026-11-28', 0], ['2026-11-29', 0], ['2026-11-30', 17], // Saturday and Sunday closed
+      ['2026-11-27', 17],
+      ['2026-11-28', 0],
+      ['2026-11-29', 0],
+      ['2026-11-30', 17], // Saturday and Sunday closed
     ]);
   });
 
   it('answers 400 naming date or from/to when the period is missing, conflicting, reversed or too long', async () => {
     const cases: [string, string, string][] = [
       ['', 'date', 'date, or both from and to, must be given'],
-      ['date=2026-11-25&from=2026-11-25', 'date', 'date cannot be combined with from or to; send either date, or from and to'],
+      [
+        'date=2026-11-25&from=2026-11-25',
+        'date',
+        'date cannot be combined with from or to; send either date, or from and to',
+      ],
       ['from=2026-11-25', 'to', 'to is required with from'],
       ['to=2026-11-25', 'from', 'from is required with to'],
       ['from=2026-11-25&to=2026-11-24', 'to', 'to must be on or after from'],
@@ -66,6 +89,9 @@ describe('GET /v1/venues/{venue_id}/availability/variants/{variant_id} (spec 4.6
       expect([res.status, res.body.error]).toEqual([404, 'Variant not found']);
     }
     const { key: reader } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: ['venues:read'] });
-    expect((await get('date=2026-11-25', f.variant.id, f.venue.slug, reader)).body).toMatchObject({ error: 'Insufficient scope', missing: ['availability:read'] });
+    expect((await get('date=2026-11-25', f.variant.id, f.venue.slug, reader)).body).toMatchObject({
+      error: 'Insufficient scope',
+      missing: ['availability:read'],
+    });
   });
 });

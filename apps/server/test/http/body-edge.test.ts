@@ -13,15 +13,27 @@ describe('request bodies that are not a JSON object', () => {
   afterAll(() => ctx.close());
 
   it('answers 400 naming the first missing field, or the body itself when it is not an object', async () => {
-    const post = () => request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`);
+    const post = () =>
+      request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`);
     const empty = await post();
     expect([empty.status, empty.body.error]).toEqual([400, 'variant_id is required']);
     // A body sent as text or a form is not read as "no body": the partner is told to send JSON.
-    const expected = [400, 'body must be JSON, sent with Content-Type: application/json', [{ path: 'body', message: 'body must be JSON, sent with Content-Type: application/json' }]];
-    for (const res of [await post().set('content-type', 'text/plain').send('hello'), await post().type('form').send('{"variant_id":"x"}')]) {
+    const expected = [
+      400,
+      'body must be JSON, sent with Content-Type: application/json',
+      [{ path: 'body', message: 'body must be JSON, sent with Content-Type: application/json' }],
+    ];
+    for (const res of [
+      await post().set('content-type', 'text/plain').send('hello'),
+      await post().type('form').send('{"variant_id":"x"}'),
+    ]) {
       expect([res.status, res.body.error, res.body.details]).toEqual(expected);
     }
     const array = await post().send([1, 2]);
-    expect([array.status, array.body.error, array.body.details]).toEqual([400, 'body must be an object', [{ path: 'body', message: 'body must be an object' }]]);
+    expect([array.status, array.body.error, array.body.details]).toEqual([
+      400,
+      'body must be an object',
+      [{ path: 'body', message: 'body must be an object' }],
+    ]);
   });
 });

@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApiKey, makeBooking, makeCustomer, makeOrganisation, makeTreatment, makeVenue } from '../support/factories.js';
+import {
+  makeApiKey,
+  makeBooking,
+  makeCustomer,
+  makeOrganisation,
+  makeTreatment,
+  makeVenue,
+} from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 
 /** Broken object-level authorisation, checked as a matrix: no key ever reads outside its organisation or venue. */
@@ -13,11 +20,20 @@ describe('BOLA matrix', () => {
     ctx = await createTestContext();
     const a = await makeOrganisation(ctx.db);
     const b = await makeOrganisation(ctx.db);
-    for (const [name, org] of [['X', a], ['Y', a], ['B', b]] as const) {
+    for (const [name, org] of [
+      ['X', a],
+      ['Y', a],
+      ['B', b],
+    ] as const) {
       const venue = await makeVenue(ctx.db, org.id, { slug: `bola-${name.toLowerCase()}` });
       const treatment = await makeTreatment(ctx.db, venue.id);
       const customer = await makeCustomer(ctx.db, org.id);
-      await makeBooking(ctx.db, { venueId: venue.id, treatmentId: treatment.id, variantId: treatment.variant.id, customerId: customer.id });
+      await makeBooking(ctx.db, {
+        venueId: venue.id,
+        treatmentId: treatment.id,
+        variantId: treatment.variant.id,
+        customerId: customer.id,
+      });
       venues[name] = { id: venue.id, slug: venue.slug, customerId: customer.id };
     }
     keys = {
@@ -38,8 +54,10 @@ describe('BOLA matrix', () => {
 
   it('refuses organisation A every venue of B: 403 Forbidden by UUID, 404 by slug (slugs resolve inside the caller organisation)', async () => {
     for (const key of [keys.orgA, keys.restrictedX]) {
-      for (const path of paths(venues.B!, venues.B!.id)) expect((await get(key, path)).body.error, path).toBe('Forbidden');
-      for (const path of paths(venues.B!, venues.B!.slug)) expect((await get(key, path)).body.error, path).toBe('Venue not found');
+      for (const path of paths(venues.B!, venues.B!.id))
+        expect((await get(key, path)).body.error, path).toBe('Forbidden');
+      for (const path of paths(venues.B!, venues.B!.slug))
+        expect((await get(key, path)).body.error, path).toBe('Venue not found');
     }
   });
 
@@ -53,14 +71,15 @@ describe('BOLA matrix', () => {
   });
 
   it('lets the restricted key read its own venue, and lists only that venue', async () => {
-    for (const path of paths(venues.X!, venues.X!.slug).slice(0, 4)) expect((await get(keys.restrictedX, path)).status, path).toBe(200);
+    for (const path of paths(venues.X!, venues.X!.slug).slice(0, 4))
+      expect((await get(keys.restrictedX, path)).status, path).toBe(200);
     const list = await get(keys.restrictedX, '/v1/venues');
     expect(list.body.data.map((v: { id: string }) => v.id)).toEqual([venues.X!.id]);
     const all = await get(keys.orgA, '/v1/venues');
     expect(all.body.data.map((v: { id: string }) => v.id).sort()).toEqual([venues.X!.id, venues.Y!.id].sort());
   });
 
-  it("never shows a customer of B through a venue of A", async () => {
+  it('never shows a customer of B through a venue of A', async () => {
     const res = await get(keys.orgA, `/v1/venues/${venues.X!.id}/customers/${venues.B!.customerId}/bookings`);
     expect([res.status, res.body.error]).toEqual([404, 'Customer not found in this venue']);
   });

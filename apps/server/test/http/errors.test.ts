@@ -25,9 +25,16 @@ describe('errors are JSON, with a request id, and never a 5xx for bad input', ()
   });
 
   it('answers malformed JSON with 400 and a body over 100 kB with 413', async () => {
-    const bad = await request(ctx.app).post(`/v1/venues/${venueId}/bookings`).set(auth()).set('content-type', 'application/json').send('{"variant_id":');
+    const bad = await request(ctx.app)
+      .post(`/v1/venues/${venueId}/bookings`)
+      .set(auth())
+      .set('content-type', 'application/json')
+      .send('{"variant_id":');
     expect([bad.status, bad.body.error]).toEqual([400, 'Request body is not valid JSON']);
-    const big = await request(ctx.app).post(`/v1/venues/${venueId}/bookings`).set(auth()).send({ notes: 'x'.repeat(120_000) });
+    const big = await request(ctx.app)
+      .post(`/v1/venues/${venueId}/bookings`)
+      .set(auth())
+      .send({ notes: 'x'.repeat(120_000) });
     expect(big.status).toBe(413);
     expect(big.body.error).toMatch(/100 kB/);
   });
@@ -51,16 +58,41 @@ describe('errors are JSON, with a request id, and never a 5xx for bad input', ()
   });
 
   it('never answers 5xx to random paths, queries and bodies, and always answers JSON with error on 4xx', async () => {
-    const segment = fc.oneof(fc.constantFrom('venues', 'bookings', 'customers', 'treatments', 'availability', 'variants', venueId, 'cancel', 'ext:x', '%00', '..'), fc.string({ maxLength: 12 }));
+    const segment = fc.oneof(
+      fc.constantFrom(
+        'venues',
+        'bookings',
+        'customers',
+        'treatments',
+        'availability',
+        'variants',
+        venueId,
+        'cancel',
+        'ext:x',
+        '%00',
+        '..',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.array(segment, { minLength: 1, maxLength: 6 }),
         fc.constantFrom('GET', 'POST'),
-        fc.dictionary(fc.constantFrom('page', 'page_size', 'date', 'from', 'to', 'guest_count', 'email'), fc.string({ maxLength: 12 })),
+        fc.dictionary(
+          fc.constantFrom('page', 'page_size', 'date', 'from', 'to', 'guest_count', 'email'),
+          fc.string({ maxLength: 12 }),
+        ),
         fc.jsonValue({ maxDepth: 3 }),
         async (segments, method, query, body) => {
           const path = `/v1/${segments.map(encodeURIComponent).join('/')}`;
-          const req = method === 'GET' ? request(ctx.app).get(path).query(query) : request(ctx.app).post(path).query(query).set('content-type', 'application/json').send(JSON.stringify(body));
+          const req =
+            method === 'GET'
+              ? request(ctx.app).get(path).query(query)
+              : request(ctx.app)
+                  .post(path)
+                  .query(query)
+                  .set('content-type', 'application/json')
+                  .send(JSON.stringify(body));
           const res = await req.set(auth());
           expect(res.status, `${method} ${path}`).toBeLessThan(500);
           if (res.status >= 400) expect(typeof res.body.error).toBe('string');

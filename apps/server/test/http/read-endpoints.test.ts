@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApiKey, makeBooking, makeCustomer, makeOrganisation, makeTreatment, makeVenue } from '../support/factories.js';
+import {
+  makeApiKey,
+  makeBooking,
+  makeCustomer,
+  makeOrganisation,
+  makeTreatment,
+  makeVenue,
+} from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 
 describe('read endpoints (spec 4.1–4.5)', () => {
@@ -9,22 +16,56 @@ describe('read endpoints (spec 4.1–4.5)', () => {
 
   async function build() {
     const org = await makeOrganisation(ctx.db);
-    const venue = await makeVenue(ctx.db, org.id, { name: 'A Spa', slug: 'a-spa', venue_type: 'hotel', city: 'Paris', country: 'FR' });
+    const venue = await makeVenue(ctx.db, org.id, {
+      name: 'A Spa',
+      slug: 'a-spa',
+      venue_type: 'hotel',
+      city: 'Paris',
+      country: 'FR',
+    });
     const second = await makeVenue(ctx.db, org.id, { name: 'B Spa', slug: 'b-spa' });
     await makeVenue(ctx.db, org.id, { name: 'C Archived', slug: 'c-archived', status: 'archived' });
     const treatment = await makeTreatment(ctx.db, venue.id, {
-      name: 'Massage', category: 'massage', lead_time_minutes: 120,
-      variants: [{ name: '60 min', duration_minutes: 60, price_minor: 12050 }, { name: '90 min', duration_minutes: 90, price_minor: 16500, is_default: false }],
+      name: 'Massage',
+      category: 'massage',
+      lead_time_minutes: 120,
+      variants: [
+        { name: '60 min', duration_minutes: 60, price_minor: 12050 },
+        { name: '90 min', duration_minutes: 90, price_minor: 16500, is_default: false },
+      ],
     });
-    const claire = await makeCustomer(ctx.db, org.id, { first_name: 'Claire', last_name: 'Martin', email: 'Claire.Martin@Example.com' });
+    const claire = await makeCustomer(ctx.db, org.id, {
+      first_name: 'Claire',
+      last_name: 'Martin',
+      email: 'Claire.Martin@Example.com',
+    });
     const paul = await makeCustomer(ctx.db, org.id, { first_name: 'Paul', last_name: 'Durand' });
     const never = await makeCustomer(ctx.db, org.id, { first_name: 'Never', last_name: 'Booked' });
-    const refs = (customerId: string, venueId = venue.id) => ({ venueId, treatmentId: treatment.id, variantId: treatment.variant.id, customerId });
-    const older = await makeBooking(ctx.db, refs(claire.id), { start_at: '2026-09-01T09:00:00Z', end_at: '2026-09-01T10:00:00Z', status: 'completed' });
-    const newer = await makeBooking(ctx.db, refs(claire.id), { start_at: '2026-10-01T09:00:00Z', end_at: '2026-10-01T10:00:00Z', status: 'cancelled', external_id: 'x-1' });
+    const refs = (customerId: string, venueId = venue.id) => ({
+      venueId,
+      treatmentId: treatment.id,
+      variantId: treatment.variant.id,
+      customerId,
+    });
+    const older = await makeBooking(ctx.db, refs(claire.id), {
+      start_at: '2026-09-01T09:00:00Z',
+      end_at: '2026-09-01T10:00:00Z',
+      status: 'completed',
+    });
+    const newer = await makeBooking(ctx.db, refs(claire.id), {
+      start_at: '2026-10-01T09:00:00Z',
+      end_at: '2026-10-01T10:00:00Z',
+      status: 'cancelled',
+      external_id: 'x-1',
+    });
     await makeBooking(ctx.db, refs(paul.id), {});
     const secondTreatment = await makeTreatment(ctx.db, second.id);
-    await makeBooking(ctx.db, { venueId: second.id, treatmentId: secondTreatment.id, variantId: secondTreatment.variant.id, customerId: never.id });
+    await makeBooking(ctx.db, {
+      venueId: second.id,
+      treatmentId: secondTreatment.id,
+      variantId: secondTreatment.variant.id,
+      customerId: never.id,
+    });
     const { key } = await makeApiKey(ctx.db, ctx.vault, org.id);
     return { org, venue, second, treatment, claire, paul, never, older, newer, key };
   }
@@ -43,13 +84,32 @@ describe('read endpoints (spec 4.1–4.5)', () => {
     expect(res.body.pagination).toEqual({ page: 1, page_size: 20, total_items: 2, total_pages: 1 });
     expect(res.body.data.map((v: { slug: string }) => v.slug)).toEqual(['a-spa', 'b-spa']);
     expect(Object.keys(res.body.data[0]).sort()).toEqual(
-      ['address', 'city', 'country', 'cover_image', 'currency', 'description', 'description_en', 'id', 'image', 'name', 'name_en', 'postal_code', 'slug', 'timezone', 'venue_type'].sort(),
+      [
+        'address',
+        'city',
+        'country',
+        'cover_image',
+        'currency',
+        'description',
+        'description_en',
+        'id',
+        'image',
+        'name',
+        'name_en',
+        'postal_code',
+        'slug',
+        'timezone',
+        'venue_type',
+      ].sort(),
     );
   });
 
   it('pages venues and answers an empty page past the end', async () => {
     const page2 = await get('/v1/venues?page=2&page_size=1');
-    expect(page2.body).toMatchObject({ data: [{ slug: 'b-spa' }], pagination: { page: 2, page_size: 1, total_items: 2, total_pages: 2 } });
+    expect(page2.body).toMatchObject({
+      data: [{ slug: 'b-spa' }],
+      pagination: { page: 2, page_size: 1, total_items: 2, total_pages: 2 },
+    });
     const past = await get('/v1/venues?page=9&page_size=1');
     expect(past.body).toEqual({ data: [], pagination: { page: 9, page_size: 1, total_items: 2, total_pages: 2 } });
   });
@@ -76,10 +136,25 @@ describe('read endpoints (spec 4.1–4.5)', () => {
     expect(byId.status).toBe(200);
     expect(bySlug.body).toEqual(byId.body);
     expect(byId.body.data).toMatchObject({
-      id: world.venue.id, slug: 'a-spa', status: 'active', venue_type: 'hotel', vat: 20, opening_time: '09:00:00', closing_time: '18:00:00',
-      slot_interval: 30, schedule_type: 'recurring', days_of_week: [0, 1, 2, 3, 4, 5, 6], recurrence_interval: 1, recurring_start_date: '2026-01-01',
-      recurring_end_date: null, offert: false, booking_hold_enabled: false, allow_out_of_hours_booking: false, landing_subtitle: null,
-      room_turnover_buffer_minutes: 0, inter_venue_buffer_minutes: 0,
+      id: world.venue.id,
+      slug: 'a-spa',
+      status: 'active',
+      venue_type: 'hotel',
+      vat: 20,
+      opening_time: '09:00:00',
+      closing_time: '18:00:00',
+      slot_interval: 30,
+      schedule_type: 'recurring',
+      days_of_week: [0, 1, 2, 3, 4, 5, 6],
+      recurrence_interval: 1,
+      recurring_start_date: '2026-01-01',
+      recurring_end_date: null,
+      offert: false,
+      booking_hold_enabled: false,
+      allow_out_of_hours_booking: false,
+      landing_subtitle: null,
+      room_turnover_buffer_minutes: 0,
+      inter_venue_buffer_minutes: 0,
     });
     expect(byId.body.data.cancellation_policy.partner[0]).toEqual({ min_hours_before: 24, fee_percent: 0 });
     expect(byId.body.data).not.toHaveProperty('treatments');
@@ -97,10 +172,28 @@ describe('read endpoints (spec 4.1–4.5)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
       {
-        id: world.treatment.id, name: 'Massage', name_en: null, description: null, description_en: null, category: 'massage', lead_time_minutes: 120,
+        id: world.treatment.id,
+        name: 'Massage',
+        name_en: null,
+        description: null,
+        description_en: null,
+        category: 'massage',
+        lead_time_minutes: 120,
         variants: [
-          { id: world.treatment.variants[0]!.id, name: '60 min', duration_minutes: 60, price: { amount: 120.5, currency: 'EUR' }, is_default: true },
-          { id: world.treatment.variants[1]!.id, name: '90 min', duration_minutes: 90, price: { amount: 165, currency: 'EUR' }, is_default: false },
+          {
+            id: world.treatment.variants[0]!.id,
+            name: '60 min',
+            duration_minutes: 60,
+            price: { amount: 120.5, currency: 'EUR' },
+            is_default: true,
+          },
+          {
+            id: world.treatment.variants[1]!.id,
+            name: '90 min',
+            duration_minutes: 90,
+            price: { amount: 165, currency: 'EUR' },
+            is_default: false,
+          },
         ],
       },
     ]);
@@ -112,7 +205,15 @@ describe('read endpoints (spec 4.1–4.5)', () => {
     expect(res.body.pagination.total_items).toBe(2);
     const filtered = await get('/v1/venues/a-spa/customers?email=claire.martin@example.COM');
     expect(filtered.body.data).toEqual([
-      { id: world.claire.id, first_name: 'Claire', last_name: 'Martin', email: 'Claire.Martin@Example.com', phone: null, language: 'fr', created_at: expect.stringMatching(/Z$/) },
+      {
+        id: world.claire.id,
+        first_name: 'Claire',
+        last_name: 'Martin',
+        email: 'Claire.Martin@Example.com',
+        phone: null,
+        language: 'fr',
+        created_at: expect.stringMatching(/Z$/),
+      },
     ]);
   });
 
@@ -121,10 +222,26 @@ describe('read endpoints (spec 4.1–4.5)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((b: { id: string }) => b.id)).toEqual([world.newer.id, world.older.id]);
     expect(res.body.data[0]).toEqual({
-      id: world.newer.id, booking_number: expect.any(Number), status: 'cancelled', venue_id: world.venue.id, treatment_id: world.treatment.id,
-      variant_id: world.treatment.variant.id, customer_id: world.claire.id, start_at: '2026-10-01T09:00:00Z', end_at: '2026-10-01T10:00:00Z',
-      guest_count: 1, notes: null, external_reference: null, external_id: 'x-1', client_type: 'external', total_price: { amount: 90, currency: 'EUR' },
-      payment_method: 'partner_billed', payment_status: 'paid', created_at: expect.any(String), updated_at: expect.any(String), cancellation: null,
+      id: world.newer.id,
+      booking_number: expect.any(Number),
+      status: 'cancelled',
+      venue_id: world.venue.id,
+      treatment_id: world.treatment.id,
+      variant_id: world.treatment.variant.id,
+      customer_id: world.claire.id,
+      start_at: '2026-10-01T09:00:00Z',
+      end_at: '2026-10-01T10:00:00Z',
+      guest_count: 1,
+      notes: null,
+      external_reference: null,
+      external_id: 'x-1',
+      client_type: 'external',
+      total_price: { amount: 90, currency: 'EUR' },
+      payment_method: 'partner_billed',
+      payment_status: 'paid',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      cancellation: null,
     });
     const paged = await get(`/v1/venues/a-spa/customers/${world.claire.id}/bookings?page=2&page_size=1`);
     expect(paged.body.data.map((b: { id: string }) => b.id)).toEqual([world.older.id]);

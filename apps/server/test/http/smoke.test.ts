@@ -34,18 +34,38 @@ describe('smoke: availability and booking', () => {
     const { makeBookableVenue, bookingBody } = await import('../support/booking-fixture.js');
     const f = await makeBookableVenue(ctx.db, ctx.vault);
     const auth = { Authorization: `Bearer ${f.key}` };
-    const day = await request(ctx.app).get(`/v1/venues/${f.venue.slug}/availability/variants/${f.variant.id}?date=2026-11-25`).set(auth);
+    const day = await request(ctx.app)
+      .get(`/v1/venues/${f.venue.slug}/availability/variants/${f.variant.id}?date=2026-11-25`)
+      .set(auth);
     expect(day.status).toBe(200);
-    expect(day.body.data.slots[0]).toEqual({ time: '08:00', local_time: '09:00', start_at: '2026-11-25T08:00:00Z', end_at: '2026-11-25T09:00:00Z', out_of_hours: false, available_capacity: 1 });
+    expect(day.body.data.slots[0]).toEqual({
+      time: '08:00',
+      local_time: '09:00',
+      start_at: '2026-11-25T08:00:00Z',
+      end_at: '2026-11-25T09:00:00Z',
+      out_of_hours: false,
+      available_capacity: 1,
+    });
     expect(day.body.data.slots).toHaveLength(17);
-    const created = await request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set(auth).send(bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z', external_id: 'x1' }));
+    const created = await request(ctx.app)
+      .post(`/v1/venues/${f.venue.id}/bookings`)
+      .set(auth)
+      .send(bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z', external_id: 'x1' }));
     expect(created.status).toBe(201);
-    const again = await request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set(auth).send(bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z', external_id: 'x1' }));
+    const again = await request(ctx.app)
+      .post(`/v1/venues/${f.venue.id}/bookings`)
+      .set(auth)
+      .send(bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z', external_id: 'x1' }));
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    const taken = await request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set(auth).send(bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z' }));
+    const taken = await request(ctx.app)
+      .post(`/v1/venues/${f.venue.id}/bookings`)
+      .set(auth)
+      .send(bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z' }));
     expect(taken.status).toBe(409);
-    const after = await request(ctx.app).get(`/v1/venues/${f.venue.slug}/availability/variants/${f.variant.id}?date=2026-11-25`).set(auth);
+    const after = await request(ctx.app)
+      .get(`/v1/venues/${f.venue.slug}/availability/variants/${f.variant.id}?date=2026-11-25`)
+      .set(auth);
     expect(after.body.data.slots).toHaveLength(15); // 09:00 and 09:30 both overlap the booked hour
     const cancelled = await request(ctx.app).post(`/v1/bookings/ext:x1/cancel`).set(auth).send({ reason: 'test' });
     expect(cancelled.status).toBe(200);

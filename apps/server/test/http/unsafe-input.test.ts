@@ -21,15 +21,28 @@ describe('input PostgreSQL or Express cannot take is a 400 naming the field, nev
   it('answers a path that is not valid percent-encoding with 401 without a key, then 400', async () => {
     for (const path of ['/v1/venues/%E9', '/v1/venues/%', '/v1/venues/%ZZ/treatments']) {
       const anonymous = await get(path, null);
-      expect([anonymous.status, anonymous.body.error, anonymous.headers['www-authenticate']], path).toEqual([401, 'Missing API key', 'Bearer realm="partner-api"']);
+      expect([anonymous.status, anonymous.body.error, anonymous.headers['www-authenticate']], path).toEqual([
+        401,
+        'Missing API key',
+        'Bearer realm="partner-api"',
+      ]);
       const res = await get(path);
-      expect([res.status, res.body], path).toEqual([400, { ...problem('path must be valid percent-encoded UTF-8', 'path'), request_id: res.headers['x-request-id'] }]);
+      expect([res.status, res.body], path).toEqual([
+        400,
+        { ...problem('path must be valid percent-encoded UTF-8', 'path'), request_id: res.headers['x-request-id'] },
+      ]);
     }
   });
 
   it('answers a NUL character in a path, query or body value with 400 naming it', async () => {
     const slug = await get('/v1/venues/spa%00');
-    expect([slug.status, slug.body]).toEqual([400, { ...problem('venue_id must not contain the NUL character (\\u0000)', 'venue_id'), request_id: slug.headers['x-request-id'] }]);
+    expect([slug.status, slug.body]).toEqual([
+      400,
+      {
+        ...problem('venue_id must not contain the NUL character (\\u0000)', 'venue_id'),
+        request_id: slug.headers['x-request-id'],
+      },
+    ]);
     const email = await get(`/v1/venues/${f.venue.id}/customers?email=a%00b`);
     expect([email.status, email.body.error]).toEqual([400, 'email must not contain the NUL character (\\u0000)']);
     const body = bookingBody(f.variant.id, { start_at: '2026-12-01T09:00:00Z' });
@@ -37,7 +50,10 @@ describe('input PostgreSQL or Express cannot take is a 400 naming the field, nev
       .post(`/v1/venues/${f.venue.id}/bookings`)
       .set('Authorization', `Bearer ${f.key}`)
       .send({ ...body, guest: { ...body.guest, first_name: 'Cla\u0000ire' } });
-    expect([created.status, created.body.error]).toEqual([400, 'guest.first_name must not contain the NUL character (\\u0000)']);
+    expect([created.status, created.body.error]).toEqual([
+      400,
+      'guest.first_name must not contain the NUL character (\\u0000)',
+    ]);
     expect(await ctx.db.selectFrom('bookings').select('id').where('venue_id', '=', f.venue.id).execute()).toEqual([]);
   });
 
@@ -66,12 +82,21 @@ describe('limits a partner can hit with real data', () => {
   });
   afterAll(() => ctx.close());
 
-  const post = (body: object) => request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`).send(body);
+  const post = (body: object) =>
+    request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`).send(body);
   const availability = (query: string) =>
-    request(ctx.app).get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?${query}`).set('Authorization', `Bearer ${f.key}`);
+    request(ctx.app)
+      .get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?${query}`)
+      .set('Authorization', `Bearer ${f.key}`);
 
   it('counts text limits in characters: 500 emoji are a valid note, 501 are not', async () => {
-    const ok = await post(bookingBody(f.variant.id, { start_at: '2026-12-01T09:00:00Z', notes: '😀'.repeat(500), external_reference: '😀'.repeat(200) }));
+    const ok = await post(
+      bookingBody(f.variant.id, {
+        start_at: '2026-12-01T09:00:00Z',
+        notes: '😀'.repeat(500),
+        external_reference: '😀'.repeat(200),
+      }),
+    );
     expect(ok.status).toBe(201);
     expect(ok.body.data.notes).toBe('😀'.repeat(500));
     const long = await post(bookingBody(f.variant.id, { start_at: '2026-12-01T10:00:00Z', notes: '😀'.repeat(501) }));
@@ -81,7 +106,9 @@ describe('limits a partner can hit with real data', () => {
   });
 
   it('answers an amount beyond one billion with a 400 that says so', async () => {
-    const res = await post(bookingBody(f.variant.id, { start_at: '2026-12-01T11:00:00Z', price_paid: { amount: 1e15, currency: 'EUR' } }));
+    const res = await post(
+      bookingBody(f.variant.id, { start_at: '2026-12-01T11:00:00Z', price_paid: { amount: 1e15, currency: 'EUR' } }),
+    );
     expect([res.status, res.body.error]).toEqual([400, 'price_paid.amount must be at most 1000000000']);
   });
 
@@ -107,16 +134,31 @@ describe('limits a partner can hit with real data', () => {
     }
     const exact = await post(bookingBody(f.variant.id, { start_at: '2026-12-03T09:00:00.000Z' }));
     expect([exact.status, exact.body.data.start_at]).toEqual([201, '2026-12-03T09:00:00Z']);
-    const holds = await ctx.db.selectFrom('therapist_reservations').select('during').where('booking_id', '=', exact.body.data.id).execute();
+    const holds = await ctx.db
+      .selectFrom('therapist_reservations')
+      .select('during')
+      .where('booking_id', '=', exact.body.data.id)
+      .execute();
     expect(holds.map((h) => h.during)).toEqual(['["2026-12-03 09:00:00+00","2026-12-03 10:00:00+00")']);
   });
 
   it('replays the original booking when a retry with its external_id names another variant', async () => {
     const first = await post(bookingBody(f.variant.id, { start_at: '2026-12-02T09:00:00Z', external_id: 'pms-retry' }));
     expect(first.status).toBe(201);
-    const retry = await post(bookingBody('00000000-0000-4000-8000-000000000000', { start_at: '2026-12-02T09:00:00Z', external_id: 'pms-retry' }));
-    expect([retry.status, retry.headers['idempotent-replayed'], retry.body.data.id]).toEqual([200, 'true', first.body.data.id]);
-    const unknown = await post(bookingBody('00000000-0000-4000-8000-000000000000', { start_at: '2026-12-02T09:00:00Z', external_id: 'pms-new' }));
+    const retry = await post(
+      bookingBody('00000000-0000-4000-8000-000000000000', {
+        start_at: '2026-12-02T09:00:00Z',
+        external_id: 'pms-retry',
+      }),
+    );
+    expect([retry.status, retry.headers['idempotent-replayed'], retry.body.data.id]).toEqual([
+      200,
+      'true',
+      first.body.data.id,
+    ]);
+    const unknown = await post(
+      bookingBody('00000000-0000-4000-8000-000000000000', { start_at: '2026-12-02T09:00:00Z', external_id: 'pms-new' }),
+    );
     expect([unknown.status, unknown.body.error]).toEqual([404, 'Variant not found']);
   });
 });

@@ -17,14 +17,24 @@ describe('the demo data of pnpm start', () => {
 
   it('loads into an empty database once, then prints the fixed demo key on every start', async () => {
     const first = await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey);
-    expect(first).toEqual({ loaded: true, organisation: 'maisons-lumiere', apiKey: `sk_live_${DEMO_KEY_ID}_${demoFile().api_keys[0].secret}` });
+    expect(first).toEqual({
+      loaded: true,
+      organisation: 'maisons-lumiere',
+      apiKey: `sk_live_${DEMO_KEY_ID}_${demoFile().api_keys[0].secret}`,
+    });
     expect(await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey)).toEqual({ ...first, loaded: false });
   });
 
   it('offers a pending demo booking to every qualified therapist of its venue, who can accept it', async () => {
     const file = demoFile();
-    const pending = file.bookings.find((b: { status: string; therapist_ids: string[] }) => b.status === 'pending' && b.therapist_ids.length === 1);
-    const offers = await ctx.db.selectFrom('booking_offers').select('therapist_id').where('booking_id', '=', pending.id).execute();
+    const pending = file.bookings.find(
+      (b: { status: string; therapist_ids: string[] }) => b.status === 'pending' && b.therapist_ids.length === 1,
+    );
+    const offers = await ctx.db
+      .selectFrom('booking_offers')
+      .select('therapist_id')
+      .where('booking_id', '=', pending.id)
+      .execute();
     expect(offers.length).toBeGreaterThan(1);
     const other = offers.map((o) => o.therapist_id).find((id) => id !== pending.therapist_ids[0])!;
     const accepted = await acceptBooking(ctx.db, { bookingId: pending.id, therapistId: other, now: ctx.clock.now() });

@@ -6,18 +6,45 @@ import { createTestContext, type TestContext } from '../support/test-app.js';
 import { demoFile, makeVenueFile } from './venue-file.js';
 
 const TABLES = [
-  'organisations', 'api_keys', 'venues', 'one_time_openings', 'venue_blocks', 'rooms', 'treatments', 'treatment_rooms', 'variants', 'therapists',
-  'therapist_shifts', 'therapist_shift_overrides', 'therapist_absences', 'customers', 'bookings', 'room_reservations', 'therapist_reservations', 'booking_offers',
+  'organisations',
+  'api_keys',
+  'venues',
+  'one_time_openings',
+  'venue_blocks',
+  'rooms',
+  'treatments',
+  'treatment_rooms',
+  'variants',
+  'therapists',
+  'therapist_shifts',
+  'therapist_shift_overrides',
+  'therapist_absences',
+  'customers',
+  'bookings',
+  'room_reservations',
+  'therapist_reservations',
+  'booking_offers',
 ] as const;
 
 async function counts(ctx: TestContext) {
   const result: Record<string, number> = {};
-  for (const table of TABLES) result[table] = Number((await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  for (const table of TABLES)
+    result[table] = Number(
+      (
+        await ctx.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return result;
 }
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ImportValidationError);
   return (error as ImportValidationError).problems.map((p) => p.message);
 }
@@ -41,9 +68,21 @@ describe('importVenueData: the demo file', () => {
   it('changes nothing when the same file is imported again: same rows, same timestamps, same ciphertexts', async () => {
     const snapshot = async () => ({
       counts: await counts(ctx),
-      bookings: await ctx.db.selectFrom('bookings').select(['id', 'status', 'updated_at', 'cancelled_at', 'therapist_id']).orderBy('id').execute(),
-      keys: await ctx.db.selectFrom('api_keys').select(['id', 'secret_hmac', 'secret_encrypted', 'revoked_at']).orderBy('id').execute(),
-      rooms: await ctx.db.selectFrom('room_reservations').select(['booking_id', 'room_id', 'during']).orderBy('booking_id').execute(),
+      bookings: await ctx.db
+        .selectFrom('bookings')
+        .select(['id', 'status', 'updated_at', 'cancelled_at', 'therapist_id'])
+        .orderBy('id')
+        .execute(),
+      keys: await ctx.db
+        .selectFrom('api_keys')
+        .select(['id', 'secret_hmac', 'secret_encrypted', 'revoked_at'])
+        .orderBy('id')
+        .execute(),
+      rooms: await ctx.db
+        .selectFrom('room_reservations')
+        .select(['booking_id', 'room_id', 'during'])
+        .orderBy('booking_id')
+        .execute(),
     });
     const before = await snapshot();
     await importVenueData(ctx.db, demoFile(), ctx.vault);
@@ -54,15 +93,29 @@ describe('importVenueData: the demo file', () => {
     const { key } = await revealKey(ctx.db, ctx.vault, 'de0000000001');
     expect(key).toBe(`sk_live_de0000000001_${demoFile().api_keys[0].secret}`);
     const venues = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${key}`).expect(200);
-    expect(venues.body.data.map((v: { slug: string }) => v.slug).sort()).toEqual(['lumiere-london', 'spa-lumiere-nice', 'spa-lumiere-paris']);
+    expect(venues.body.data.map((v: { slug: string }) => v.slug).sort()).toEqual([
+      'lumiere-london',
+      'spa-lumiere-nice',
+      'spa-lumiere-paris',
+    ]);
     const file = demoFile().venues[0];
-    const treatments = await request(ctx.app).get(`/v1/venues/${file.id}/treatments`).set('Authorization', `Bearer ${key}`).expect(200);
-    expect(treatments.body.data[0].variants[0]).toMatchObject({ id: file.treatments[0].variants[0].id, price: file.treatments[0].variants[0].price });
+    const treatments = await request(ctx.app)
+      .get(`/v1/venues/${file.id}/treatments`)
+      .set('Authorization', `Bearer ${key}`)
+      .expect(200);
+    expect(treatments.body.data[0].variants[0]).toMatchObject({
+      id: file.treatments[0].variants[0].id,
+      price: file.treatments[0].variants[0].price,
+    });
   });
 
   it('stores a key secret as an HMAC and a ciphertext, never in clear', async () => {
     const secret = demoFile().api_keys[0].secret as string;
-    const row = await ctx.db.selectFrom('api_keys').select(['secret_hmac', 'secret_encrypted']).where('id', '=', 'de0000000001').executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('api_keys')
+      .select(['secret_hmac', 'secret_encrypted'])
+      .where('id', '=', 'de0000000001')
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(ctx.vault.verify(secret, row.secret_hmac)).toBe(true);
   });
@@ -71,10 +124,22 @@ describe('importVenueData: the demo file', () => {
     const file = demoFile();
     const cancelled = file.bookings.find((b: { status: string }) => b.status === 'cancelled');
     const confirmed = file.bookings.find((b: { status: string }) => b.status === 'confirmed');
-    const rows = await ctx.db.selectFrom('bookings').select(['id', 'cancelled_at', 'cancellation_fee_minor', 'therapist_id', 'client_type']).where('id', 'in', [cancelled.id, confirmed.id]).execute();
-    expect(rows.find((r) => r.id === cancelled.id)).toMatchObject({ cancellation_fee_minor: 0, therapist_id: null, client_type: 'agency' });
+    const rows = await ctx.db
+      .selectFrom('bookings')
+      .select(['id', 'cancelled_at', 'cancellation_fee_minor', 'therapist_id', 'client_type'])
+      .where('id', 'in', [cancelled.id, confirmed.id])
+      .execute();
+    expect(rows.find((r) => r.id === cancelled.id)).toMatchObject({
+      cancellation_fee_minor: 0,
+      therapist_id: null,
+      client_type: 'agency',
+    });
     expect(rows.find((r) => r.id === cancelled.id)?.cancelled_at).not.toBeNull();
-    expect(rows.find((r) => r.id === confirmed.id)).toMatchObject({ therapist_id: confirmed.therapist_ids[0], cancelled_at: null, client_type: 'hotel' });
+    expect(rows.find((r) => r.id === confirmed.id)).toMatchObject({
+      therapist_id: confirmed.therapist_ids[0],
+      cancelled_at: null,
+      client_type: 'hotel',
+    });
   });
 });
 
@@ -115,7 +180,11 @@ describe('importVenueData: an invalid file', () => {
       'bookings[1].total_price: is required',
     ]);
     expect(await counts(ctx)).toEqual(before);
-    const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', file.organisations[0].id).executeTakeFirstOrThrow();
+    const org = await ctx.db
+      .selectFrom('organisations')
+      .select('name')
+      .where('id', '=', file.organisations[0].id)
+      .executeTakeFirstOrThrow();
     expect(org.name).toBe('Maisons Lumière Hôtels');
   });
 
@@ -154,7 +223,9 @@ describe('importVenueData: an invalid file', () => {
       'bookings[0].therapist_ids: lists 2 therapists for 1 guest(s): one therapist per guest',
       'bookings[1].therapist_ids: a confirmed booking names the therapist who accepted it (at least one)',
     ]);
-    expect(await ctx.db.selectFrom('organisations').select('id').where('id', '=', ids.organisation).executeTakeFirst()).toBeUndefined();
+    expect(
+      await ctx.db.selectFrom('organisations').select('id').where('id', '=', ids.organisation).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('rejects live bookings that would share a therapist or the last room, naming both, and rolls everything back', async () => {
@@ -181,7 +252,9 @@ describe('importVenueData: an invalid file', () => {
     file.bookings.push(booking({ customer_id: ids.bruno, start_at: '2026-12-02T10:00:00+01:00' })); // names the malformed customer: not noise
     const problems = await problemsOf(importVenueData(ctx.db, file, ctx.vault));
     expect(problems).toContain('customers[1].email: must be a valid email address');
-    expect(problems).toContain('bookings[0].therapist_ids[0]: no therapist 00000000-0000-4000-8000-000000000001 in the file (a file must contain every entity it references)');
+    expect(problems).toContain(
+      'bookings[0].therapist_ids[0]: no therapist 00000000-0000-4000-8000-000000000001 in the file (a file must contain every entity it references)',
+    );
     expect(problems.some((p) => p.startsWith('venues[0].treatments[0].variants'))).toBe(true);
     expect(problems.some((p) => p.includes(ids.bruno))).toBe(false);
   });
@@ -200,7 +273,9 @@ describe('importVenueData: an invalid file', () => {
       'venues[0].treatments[0].variants[0].duration_minutes: must be at most 1440 (a day)',
       'venues[0].treatments[0].variants[1].price.amount: must be at most 1000000000',
     ]);
-    expect(await ctx.db.selectFrom('organisations').select('id').where('id', '=', ids.organisation).executeTakeFirst()).toBeUndefined();
+    expect(
+      await ctx.db.selectFrom('organisations').select('id').where('id', '=', ids.organisation).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('says clearly when the file is not an object', async () => {

@@ -7,7 +7,10 @@ import { createTestContext, type TestContext } from '../support/test-app.js';
 import { makeVenueFile } from './venue-file.js';
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ImportValidationError);
   return (error as ImportValidationError).problems.map((p) => p.message);
 }
@@ -21,25 +24,59 @@ describe('importVenueData: live bookings and re-imports', () => {
 
   it('holds the smallest fitting room over [start, end + turnover) and each therapist over [start, end)', async () => {
     const { file, ids, booking } = makeVenueFile();
-    const duo = booking({ variant_id: ids.variant90, guest_count: 2, status: 'pending', therapist_ids: [ids.camille, ids.hugo] });
+    const duo = booking({
+      variant_id: ids.variant90,
+      guest_count: 2,
+      status: 'pending',
+      therapist_ids: [ids.camille, ids.hugo],
+    });
     const solo = booking({ start_at: '2026-12-02T09:00:00Z', external_reference: 'Hotel.ROOM-12' });
     file.bookings.push(duo, solo, booking({ status: 'no_show' }));
     await importVenueData(ctx.db, file, ctx.vault);
 
-    const rooms = await ctx.db.selectFrom('room_reservations').select(['booking_id', 'room_id', 'during']).where('booking_id', 'in', [duo.id, solo.id]).execute();
+    const rooms = await ctx.db
+      .selectFrom('room_reservations')
+      .select(['booking_id', 'room_id', 'during'])
+      .where('booking_id', 'in', [duo.id, solo.id])
+      .execute();
     expect(rooms).toEqual(
       expect.arrayContaining([
         { booking_id: duo.id, room_id: ids.twinRoom, during: '["2026-12-01 09:00:00+00","2026-12-01 10:45:00+00")' },
         { booking_id: solo.id, room_id: ids.smallRoom, during: '["2026-12-02 09:00:00+00","2026-12-02 10:15:00+00")' },
       ]),
     );
-    const therapists = await ctx.db.selectFrom('therapist_reservations').select(['therapist_id', 'venue_id', 'during']).where('booking_id', '=', duo.id).orderBy('therapist_id').execute();
+    const therapists = await ctx.db
+      .selectFrom('therapist_reservations')
+      .select(['therapist_id', 'venue_id', 'during'])
+      .where('booking_id', '=', duo.id)
+      .orderBy('therapist_id')
+      .execute();
     expect(therapists.map((t) => t.therapist_id).sort()).toEqual([ids.camille, ids.hugo].sort());
-    expect(therapists.every((t) => t.venue_id === ids.venue && t.during === '["2026-12-01 09:00:00+00","2026-12-01 10:30:00+00")')).toBe(true);
-    const rows = await ctx.db.selectFrom('bookings').select(['id', 'end_at', 'therapist_id', 'client_type', 'total_price_minor']).where('id', 'in', [duo.id, solo.id]).execute();
-    expect(rows.find((r) => r.id === duo.id)).toMatchObject({ end_at: '2026-12-01 10:30:00+00', therapist_id: null, client_type: 'external' });
-    expect(rows.find((r) => r.id === solo.id)).toMatchObject({ therapist_id: ids.camille, client_type: 'hotel', total_price_minor: 11000 });
-    const offers = await ctx.db.selectFrom('booking_offers').select('therapist_id').where('booking_id', '=', duo.id).execute();
+    expect(
+      therapists.every(
+        (t) => t.venue_id === ids.venue && t.during === '["2026-12-01 09:00:00+00","2026-12-01 10:30:00+00")',
+      ),
+    ).toBe(true);
+    const rows = await ctx.db
+      .selectFrom('bookings')
+      .select(['id', 'end_at', 'therapist_id', 'client_type', 'total_price_minor'])
+      .where('id', 'in', [duo.id, solo.id])
+      .execute();
+    expect(rows.find((r) => r.id === duo.id)).toMatchObject({
+      end_at: '2026-12-01 10:30:00+00',
+      therapist_id: null,
+      client_type: 'external',
+    });
+    expect(rows.find((r) => r.id === solo.id)).toMatchObject({
+      therapist_id: ids.camille,
+      client_type: 'hotel',
+      total_price_minor: 11000,
+    });
+    const offers = await ctx.db
+      .selectFrom('booking_offers')
+      .select('therapist_id')
+      .where('booking_id', '=', duo.id)
+      .execute();
     expect(offers).toHaveLength(2); // its therapists can accept it
   });
 
@@ -62,16 +99,48 @@ describe('importVenueData: live bookings and re-imports', () => {
     const summary = await importVenueData(ctx.db, file, ctx.vault);
     expect(summary.counts).toMatchObject({ rooms: 1, variants: 1, blocks: 1, live_bookings: 0 });
 
-    expect(await ctx.db.selectFrom('rooms').select('id').where('venue_id', '=', ids.venue).execute()).toEqual([{ id: ids.twinRoom }]);
-    expect(await ctx.db.selectFrom('venue_blocks').select(['start_time', 'end_time']).where('venue_id', '=', ids.venue).execute()).toEqual([{ start_time: '12:30:00', end_time: '13:30:00' }]);
-    expect(await ctx.db.selectFrom('one_time_openings').select('date').where('venue_id', '=', ids.venue).execute()).toEqual([]);
-    expect((await ctx.db.selectFrom('variants').select('id').where('treatment_id', '=', ids.treatment).execute()).map((v) => v.id)).toEqual([ids.variant60]);
-    expect((await ctx.db.selectFrom('treatment_rooms').select('room_id').where('treatment_id', '=', ids.treatment).execute()).map((r) => r.room_id)).toEqual([ids.twinRoom]);
-    const shifts = await ctx.db.selectFrom('therapist_shifts').select(['days_of_week', 'start_time']).where('therapist_id', '=', ids.camille).execute();
+    expect(await ctx.db.selectFrom('rooms').select('id').where('venue_id', '=', ids.venue).execute()).toEqual([
+      { id: ids.twinRoom },
+    ]);
+    expect(
+      await ctx.db
+        .selectFrom('venue_blocks')
+        .select(['start_time', 'end_time'])
+        .where('venue_id', '=', ids.venue)
+        .execute(),
+    ).toEqual([{ start_time: '12:30:00', end_time: '13:30:00' }]);
+    expect(
+      await ctx.db.selectFrom('one_time_openings').select('date').where('venue_id', '=', ids.venue).execute(),
+    ).toEqual([]);
+    expect(
+      (await ctx.db.selectFrom('variants').select('id').where('treatment_id', '=', ids.treatment).execute()).map(
+        (v) => v.id,
+      ),
+    ).toEqual([ids.variant60]);
+    expect(
+      (
+        await ctx.db.selectFrom('treatment_rooms').select('room_id').where('treatment_id', '=', ids.treatment).execute()
+      ).map((r) => r.room_id),
+    ).toEqual([ids.twinRoom]);
+    const shifts = await ctx.db
+      .selectFrom('therapist_shifts')
+      .select(['days_of_week', 'start_time'])
+      .where('therapist_id', '=', ids.camille)
+      .execute();
     expect(shifts).toEqual([{ days_of_week: [6], start_time: '10:00:00' }]);
-    expect(await ctx.db.selectFrom('therapist_shift_overrides').select('date').where('therapist_id', '=', ids.camille).execute()).toEqual([]);
-    expect(await ctx.db.selectFrom('therapist_absences').select('id').where('therapist_id', '=', ids.camille).execute()).toEqual([]);
-    expect(await ctx.db.selectFrom('room_reservations').select('room_id').where('booking_id', '=', live.id).execute()).toEqual([]);
+    expect(
+      await ctx.db
+        .selectFrom('therapist_shift_overrides')
+        .select('date')
+        .where('therapist_id', '=', ids.camille)
+        .execute(),
+    ).toEqual([]);
+    expect(
+      await ctx.db.selectFrom('therapist_absences').select('id').where('therapist_id', '=', ids.camille).execute(),
+    ).toEqual([]);
+    expect(
+      await ctx.db.selectFrom('room_reservations').select('room_id').where('booking_id', '=', live.id).execute(),
+    ).toEqual([]);
   });
 
   it('refuses, with paths, a re-import whose slug, email or external id another row holds, or that drops what a booking needs', async () => {
@@ -92,10 +161,23 @@ describe('importVenueData: live bookings and re-imports', () => {
     // The first file again: its booking replaced by another with the same external_id, Alice under a new id,
     // the room and variant the first booking holds dropped, and a room of the other venue moved in.
     const again = structuredClone(first.file);
-    again.bookings = [first.booking({ variant_id: first.ids.variant90, customer_id: first.ids.bruno, status: 'pending', therapist_ids: [], external_id: 'ext-1' })];
+    again.bookings = [
+      first.booking({
+        variant_id: first.ids.variant90,
+        customer_id: first.ids.bruno,
+        status: 'pending',
+        therapist_ids: [],
+        external_id: 'ext-1',
+      }),
+    ];
     again.customers[0]!.id = randomUUID();
-    again.venues[0]!.rooms = [...again.venues[0]!.rooms.filter((r) => r.id !== first.ids.smallRoom), { id: other.ids.smallRoom, name: 'moved', capacity: 1 }];
-    again.venues[0]!.treatments[0]!.variants = again.venues[0]!.treatments[0]!.variants.filter((v) => v.id !== first.ids.variant60);
+    again.venues[0]!.rooms = [
+      ...again.venues[0]!.rooms.filter((r) => r.id !== first.ids.smallRoom),
+      { id: other.ids.smallRoom, name: 'moved', capacity: 1 },
+    ];
+    again.venues[0]!.treatments[0]!.variants = again.venues[0]!.treatments[0]!.variants.filter(
+      (v) => v.id !== first.ids.variant60,
+    );
     again.venues[0]!.treatments[0]!.variants[0]!.is_default = true;
     expect(await problemsOf(importVenueData(ctx.db, again, ctx.vault))).toEqual([
       `venues[0].rooms[1].id: ${other.ids.smallRoom} belongs to venue ${other.ids.venue} in the database; an import cannot move it`,
@@ -111,8 +193,16 @@ describe('importVenueData: live bookings and re-imports', () => {
     await importVenueData(ctx.db, file, ctx.vault);
     await revokeKey(ctx.db, ids.key);
     const summary = await importVenueData(ctx.db, file, ctx.vault);
-    expect(summary.notices).toEqual([expect.stringMatching(new RegExp(`^api_keys\\[0\\]: key ${ids.key} was revoked in the database \\(.+\\) and stays revoked$`))]);
-    const row = await ctx.db.selectFrom('api_keys').select('revoked_at').where('id', '=', ids.key).executeTakeFirstOrThrow();
+    expect(summary.notices).toEqual([
+      expect.stringMatching(
+        new RegExp(`^api_keys\\[0\\]: key ${ids.key} was revoked in the database \\(.+\\) and stays revoked$`),
+      ),
+    ]);
+    const row = await ctx.db
+      .selectFrom('api_keys')
+      .select('revoked_at')
+      .where('id', '=', ids.key)
+      .executeTakeFirstOrThrow();
     expect(row.revoked_at).not.toBeNull();
 
     const issued = await regenerateDashboardKey(ctx.db, ctx.vault, file.organisations[0]!.slug);
@@ -126,7 +216,13 @@ describe('importVenueData: live bookings and re-imports', () => {
     const listed = parseApiKey(issued.key)!;
     file.api_keys.push({ ...file.api_keys[0]!, id: listed.id, secret: listed.secret, revoked: true });
     await importVenueData(ctx.db, file, ctx.vault);
-    const active = await ctx.db.selectFrom('api_keys').select('id').where('organisation_id', '=', ids.organisation).where('kind', '=', 'dashboard').where('revoked_at', 'is', null).execute();
+    const active = await ctx.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('organisation_id', '=', ids.organisation)
+      .where('kind', '=', 'dashboard')
+      .where('revoked_at', 'is', null)
+      .execute();
     expect(active).toEqual([{ id: another.id }]);
   });
 });

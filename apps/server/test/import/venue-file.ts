@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { VenueData } from '../../src/import/venue-data.schema.js';
 
 /** The demo file as plain JSON, fresh on each call so a test may edit it. */
-export const demoFile = () => JSON.parse(readFileSync(new URL('../../src/demo/demo-data.json', import.meta.url), 'utf8'));
+export const demoFile = () =>
+  JSON.parse(readFileSync(new URL('../../src/demo/demo-data.json', import.meta.url), 'utf8'));
 
 /**
  * A small valid venue data file with fresh ids and slugs, so tests sharing one database never collide:
@@ -31,7 +32,16 @@ export function makeVenueFile() {
   const file: VenueData = {
     organisations: [{ id: ids.organisation, slug: `org-${tag}`, name: `Organisation ${tag}` }],
     api_keys: [
-      { id: ids.key, secret: ids.secret, organisation_id: ids.organisation, venue_id: null, scopes: ['venues:read'], kind: 'dashboard', rate_limit_per_min: null, revoked: false },
+      {
+        id: ids.key,
+        secret: ids.secret,
+        organisation_id: ids.organisation,
+        venue_id: null,
+        scopes: ['venues:read'],
+        kind: 'dashboard',
+        rate_limit_per_min: null,
+        revoked: false,
+      },
     ],
     venues: [
       {
@@ -57,7 +67,13 @@ export function makeVenueFile() {
         opening_time: '09:00',
         closing_time: '19:00',
         slot_interval: 30,
-        schedule: { type: 'recurring', days_of_week: [1, 2, 3, 4, 5, 6], recurrence_interval: 1, start_date: '2026-01-01', end_date: null },
+        schedule: {
+          type: 'recurring',
+          days_of_week: [1, 2, 3, 4, 5, 6],
+          recurrence_interval: 1,
+          start_date: '2026-01-01',
+          end_date: null,
+        },
         one_time_openings: [{ date: '2026-12-27', opening_time: '12:00', closing_time: '18:00' }],
         offert: false,
         booking_hold_enabled: false,
@@ -67,8 +83,14 @@ export function makeVenueFile() {
         room_turnover_buffer_minutes: 15,
         inter_venue_buffer_minutes: 30,
         cancellation_policy: {
-          partner: [{ min_hours_before: 24, fee_percent: 0 }, { min_hours_before: 0, fee_percent: 100 }],
-          customer: [{ min_hours_before: 48, fee_percent: 0 }, { min_hours_before: 0, fee_percent: 100 }],
+          partner: [
+            { min_hours_before: 24, fee_percent: 0 },
+            { min_hours_before: 0, fee_percent: 100 },
+          ],
+          customer: [
+            { min_hours_before: 48, fee_percent: 0 },
+            { min_hours_before: 0, fee_percent: 100 },
+          ],
         },
         blocks: [{ id: ids.block, daily: true, start_time: '13:00', end_time: '14:00', reason: 'lunch' }],
         rooms: [
@@ -87,8 +109,20 @@ export function makeVenueFile() {
             required_skills: ['massage'],
             room_ids: [],
             variants: [
-              { id: ids.variant60, name: '60 min', duration_minutes: 60, price: { amount: 110, currency: 'EUR' }, is_default: true },
-              { id: ids.variant90, name: '90 min', duration_minutes: 90, price: { amount: 150.5, currency: 'EUR' }, is_default: false },
+              {
+                id: ids.variant60,
+                name: '60 min',
+                duration_minutes: 60,
+                price: { amount: 110, currency: 'EUR' },
+                is_default: true,
+              },
+              {
+                id: ids.variant90,
+                name: '90 min',
+                duration_minutes: 90,
+                price: { amount: 150.5, currency: 'EUR' },
+                is_default: false,
+              },
             ],
           },
         ],
@@ -117,8 +151,24 @@ export function makeVenueFile() {
       },
     ],
     customers: [
-      { id: ids.alice, organisation_id: ids.organisation, first_name: 'Alice', last_name: 'Durand', email: `alice.${tag}@example.com`, phone: '+33612345678', language: 'fr' },
-      { id: ids.bruno, organisation_id: ids.organisation, first_name: 'Bruno', last_name: 'Petit', email: `bruno.${tag}@example.com`, phone: null, language: 'en' },
+      {
+        id: ids.alice,
+        organisation_id: ids.organisation,
+        first_name: 'Alice',
+        last_name: 'Durand',
+        email: `alice.${tag}@example.com`,
+        phone: '+33612345678',
+        language: 'fr',
+      },
+      {
+        id: ids.bruno,
+        organisation_id: ids.organisation,
+        first_name: 'Bruno',
+        last_name: 'Petit',
+        email: `bruno.${tag}@example.com`,
+        phone: null,
+        language: 'en',
+      },
     ],
     bookings: [],
   };

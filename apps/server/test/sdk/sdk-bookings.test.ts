@@ -45,8 +45,15 @@ describe('the SDK books and cancels, against the running app', () => {
     if (!created.ok) return;
     expect([created.status, created.replayed]).toEqual([201, false]);
     expect(created.data).toMatchObject({
-      status: 'pending', venue_id: f.venue.id, variant_id: f.variant.id, guest_count: 1, external_id: 'sdk-1',
-      client_type: 'hotel', total_price: { amount: 90, currency: 'EUR' }, payment_method: 'partner_billed', cancellation: null,
+      status: 'pending',
+      venue_id: f.venue.id,
+      variant_id: f.variant.id,
+      guest_count: 1,
+      external_id: 'sdk-1',
+      client_type: 'hotel',
+      total_price: { amount: 90, currency: 'EUR' },
+      payment_method: 'partner_billed',
+      cancellation: null,
     });
     const replay = await client.createBooking(f.venue.slug, body({ external_id: 'sdk-1' }));
     expect(replay.ok && [replay.status, replay.replayed, replay.data.id]).toEqual([200, true, created.data.id]);
@@ -55,32 +62,57 @@ describe('the SDK books and cancels, against the running app', () => {
   });
 
   it('reports 400 with details, 404 Variant not found and 422 on the currency', async () => {
-    const invalid = await client.createBooking(f.venue.id, body({ guest: { first_name: 'Claire', last_name: 'Martin', email: 'not-an-email' } }));
+    const invalid = await client.createBooking(
+      f.venue.id,
+      body({ guest: { first_name: 'Claire', last_name: 'Martin', email: 'not-an-email' } }),
+    );
     expect(!invalid.ok && [invalid.error.status, invalid.error.details]).toEqual([
-      400, [{ path: 'guest.email', message: 'guest.email must be a valid email address' }],
+      400,
+      [{ path: 'guest.email', message: 'guest.email must be a valid email address' }],
     ]);
-    const variant = await client.createBooking(f.venue.id, body({ variant_id: '00000000-0000-4000-8000-000000000000' }));
+    const variant = await client.createBooking(
+      f.venue.id,
+      body({ variant_id: '00000000-0000-4000-8000-000000000000' }),
+    );
     expect(!variant.ok && [variant.error.status, variant.error.code]).toEqual([404, 'Variant not found']);
     const currency = await client.createBooking(f.venue.id, body({ price_paid: { amount: 90, currency: 'USD' } }));
-    expect(!currency.ok && [currency.error.status, currency.error.code]).toEqual([422, 'price_paid.currency must equal the venue currency (EUR)']);
+    expect(!currency.ok && [currency.error.status, currency.error.code]).toEqual([
+      422,
+      'price_paid.currency must equal the venue currency (EUR)',
+    ]);
   });
 
   it('reports 403 Insufficient scope with bookings:write missing', async () => {
-    const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: ['venues:read', 'availability:read'] });
+    const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, {
+      scopes: ['venues:read', 'availability:read'],
+    });
     const denied = await createPartnerClient({ baseUrl, apiKey: key }).createBooking(f.venue.id, body());
-    expect(!denied.ok && [denied.error.status, denied.error.code, denied.error.missing]).toEqual([403, 'Insufficient scope', ['bookings:write']]);
+    expect(!denied.ok && [denied.error.status, denied.error.code, denied.error.missing]).toEqual([
+      403,
+      'Insufficient scope',
+      ['bookings:write'],
+    ]);
   });
 
   it('cancels by ext:, then answers the upper-case codes of the cancel endpoint', async () => {
-    const created = await client.createBooking(f.venue.id, body({ start_at: '2026-11-27T09:00:00Z', external_id: 'sdk-cancel' }));
+    const created = await client.createBooking(
+      f.venue.id,
+      body({ start_at: '2026-11-27T09:00:00Z', external_id: 'sdk-cancel' }),
+    );
     expect(created.ok).toBe(true);
     const cancelled = await client.cancelBooking('ext:sdk-cancel', { reason: 'Guest ill', cancelled_by: 'customer' });
-    expect(cancelled.ok && [cancelled.data.status, cancelled.data.cancellation?.cancelled_by, cancelled.data.cancellation?.fee]).toEqual([
-      'cancelled', 'customer', { amount: 0, currency: 'EUR' },
-    ]);
+    expect(
+      cancelled.ok && [
+        cancelled.data.status,
+        cancelled.data.cancellation?.cancelled_by,
+        cancelled.data.cancellation?.fee,
+      ],
+    ).toEqual(['cancelled', 'customer', { amount: 0, currency: 'EUR' }]);
     const again = await client.cancelBooking('ext:sdk-cancel', { reason: 'Again' });
     expect(!again.ok && [again.error.status, again.error.code, again.error.message]).toEqual([
-      422, ErrorCode.BookingAlreadyCancelled, expect.stringMatching(/^422 BOOKING_ALREADY_CANCELLED: Booking is already cancelled/),
+      422,
+      ErrorCode.BookingAlreadyCancelled,
+      expect.stringMatching(/^422 BOOKING_ALREADY_CANCELLED: Booking is already cancelled/),
     ]);
     const unknown = await client.cancelBooking('00000000-0000-4000-8000-000000000000', { reason: 'Nope' });
     expect(!unknown.ok && [unknown.error.status, unknown.error.code]).toEqual([404, 'BOOKING_NOT_FOUND']);
@@ -88,11 +120,17 @@ describe('the SDK books and cancels, against the running app', () => {
     const stranger = await makeOrganisation(ctx.db);
     const { key } = await makeApiKey(ctx.db, ctx.vault, stranger.id);
     if (!created.ok) return;
-    const foreign = await createPartnerClient({ baseUrl, apiKey: key }).cancelBooking(created.data.id, { reason: 'Not mine' });
+    const foreign = await createPartnerClient({ baseUrl, apiKey: key }).cancelBooking(created.data.id, {
+      reason: 'Not mine',
+    });
     expect(!foreign.ok && [foreign.error.status, foreign.error.code, foreign.error.body]).toEqual([
       403,
       ErrorCode.BookingForbidden,
-      { error: 'FORBIDDEN', message: 'This booking belongs to a venue your key cannot access', request_id: expect.any(String) },
+      {
+        error: 'FORBIDDEN',
+        message: 'This booking belongs to a venue your key cannot access',
+        request_id: expect.any(String),
+      },
     ]);
   });
 });

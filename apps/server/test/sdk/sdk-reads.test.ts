@@ -49,17 +49,18 @@ describe('the SDK reads, against the running app', () => {
   it('gets a venue in the detail shape, by slug and by id', async () => {
     for (const ref of [f.venue.slug, f.venue.id]) {
       const venue = await client.getVenue(ref);
-      expect(venue.ok && [venue.data.id, venue.data.slot_interval, venue.data.opening_time, venue.data.timezone]).toEqual([
-        f.venue.id, 30, '09:00:00', 'Europe/Paris',
-      ]);
+      expect(
+        venue.ok && [venue.data.id, venue.data.slot_interval, venue.data.opening_time, venue.data.timezone],
+      ).toEqual([f.venue.id, 30, '09:00:00', 'Europe/Paris']);
     }
   });
 
   it('lists treatments with their variants and prices in major units', async () => {
     const treatments = await client.listTreatments(f.venue.slug);
-    expect(treatments.ok && treatments.data.map((t) => t.variants.map((v) => [v.id, v.duration_minutes, v.price, v.is_default]))).toEqual([
-      [[f.variant.id, 60, { amount: 90, currency: 'EUR' }, true]],
-    ]);
+    expect(
+      treatments.ok &&
+        treatments.data.map((t) => t.variants.map((v) => [v.id, v.duration_minutes, v.price, v.is_default])),
+    ).toEqual([[[f.variant.id, 60, { amount: 90, currency: 'EUR' }, true]]]);
   });
 
   it('lists customers, filtered by email', async () => {
@@ -69,9 +70,12 @@ describe('the SDK reads, against the running app', () => {
     expect(none.ok && [none.data, none.pagination.total_items]).toEqual([[], 0]);
   });
 
-  it('lists a customer\'s bookings newest first', async () => {
+  it("lists a customer's bookings newest first", async () => {
     const bookings = await client.listCustomerBookings(f.venue.slug, claire.id, { page_size: 2 });
-    expect(bookings.ok && bookings.data.map((b) => b.start_at)).toEqual(['2026-10-05T09:00:00Z', '2026-10-04T09:00:00Z']);
+    expect(bookings.ok && bookings.data.map((b) => b.start_at)).toEqual([
+      '2026-10-05T09:00:00Z',
+      '2026-10-04T09:00:00Z',
+    ]);
     expect(bookings.ok && bookings.pagination).toEqual({ page: 1, page_size: 2, total_items: 5, total_pages: 3 });
   });
 
@@ -80,10 +84,23 @@ describe('the SDK reads, against the running app', () => {
     expect(day.ok).toBe(true);
     if (!day.ok || isRangeAvailability(day.data)) throw new Error('expected day mode');
     expect(day.data.slots[0]).toEqual({
-      time: '08:00', local_time: '09:00', start_at: '2026-11-25T08:00:00Z', end_at: '2026-11-25T09:00:00Z', out_of_hours: false, available_capacity: 1,
+      time: '08:00',
+      local_time: '09:00',
+      start_at: '2026-11-25T08:00:00Z',
+      end_at: '2026-11-25T09:00:00Z',
+      out_of_hours: false,
+      available_capacity: 1,
     });
-    const range = await client.getVariantAvailability(f.venue.slug, f.variant.id, { from: '2026-11-25', to: '2026-11-27', guest_count: 1 });
-    expect(range.ok && isRangeAvailability(range.data) && range.data.days.map((d) => d.date)).toEqual(['2026-11-25', '2026-11-26', '2026-11-27']);
+    const range = await client.getVariantAvailability(f.venue.slug, f.variant.id, {
+      from: '2026-11-25',
+      to: '2026-11-27',
+      guest_count: 1,
+    });
+    expect(range.ok && isRangeAvailability(range.data) && range.data.days.map((d) => d.date)).toEqual([
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+    ]);
   });
 
   describe('errors', () => {
@@ -97,22 +114,35 @@ describe('the SDK reads, against the running app', () => {
     it('gives 403 Insufficient scope with the missing scopes', async () => {
       const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: ['venues:read'] });
       const scoped = await createPartnerClient({ baseUrl, apiKey: key }).listCustomerBookings(f.venue.id, claire.id);
-      expect(!scoped.ok && [scoped.error.status, scoped.error.code, scoped.error.missing]).toEqual([403, 'Insufficient scope', ['bookings:read']]);
+      expect(!scoped.ok && [scoped.error.status, scoped.error.code, scoped.error.missing]).toEqual([
+        403,
+        'Insufficient scope',
+        ['bookings:read'],
+      ]);
     });
 
     it('gives 403 Forbidden for a venue of another organisation, without missing', async () => {
       const other = await makeOrganisation(ctx.db);
       const { key } = await makeApiKey(ctx.db, ctx.vault, other.id);
       const forbidden = await createPartnerClient({ baseUrl, apiKey: key }).getVenue(f.venue.id);
-      expect(!forbidden.ok && [forbidden.error.status, forbidden.error.code, forbidden.error.missing]).toEqual([403, 'Forbidden', undefined]);
+      expect(!forbidden.ok && [forbidden.error.status, forbidden.error.code, forbidden.error.missing]).toEqual([
+        403,
+        'Forbidden',
+        undefined,
+      ]);
     });
 
     it('gives 404 with the exact texts for venue, customer and variant', async () => {
       const venue = await client.getVenue('no-such-venue');
       expect(!venue.ok && [venue.error.status, venue.error.code]).toEqual([404, 'Venue not found']);
       const customer = await client.listCustomerBookings(f.venue.id, '00000000-0000-4000-8000-000000000000');
-      expect(!customer.ok && [customer.error.status, customer.error.code]).toEqual([404, 'Customer not found in this venue']);
-      const variant = await client.getVariantAvailability(f.venue.id, '00000000-0000-4000-8000-000000000000', { date: '2026-11-25' });
+      expect(!customer.ok && [customer.error.status, customer.error.code]).toEqual([
+        404,
+        'Customer not found in this venue',
+      ]);
+      const variant = await client.getVariantAvailability(f.venue.id, '00000000-0000-4000-8000-000000000000', {
+        date: '2026-11-25',
+      });
       expect(!variant.ok && [variant.error.status, variant.error.code]).toEqual([404, 'Variant not found']);
     });
 
@@ -121,13 +151,19 @@ describe('the SDK reads, against the running app', () => {
       expect(!bad.ok && [bad.error.status, bad.error.code, bad.error.details]).toEqual([
         400,
         'page must be an integer of at least 1',
-        [{ path: 'page', message: 'page must be an integer of at least 1' }, { path: 'page_size', message: 'page_size must be an integer from 1 to 100' }],
+        [
+          { path: 'page', message: 'page must be an integer of at least 1' },
+          { path: 'page_size', message: 'page_size must be an integer from 1 to 100' },
+        ],
       ]);
     });
 
     it('carries the request id, the one sent when given', async () => {
       const traced = await client.getVenue('no-such-venue', { requestId: 'partner-trace-42' });
-      expect(!traced.ok && [traced.error.requestId, traced.error.message]).toEqual(['partner-trace-42', '404 Venue not found (request partner-trace-42)']);
+      expect(!traced.ok && [traced.error.requestId, traced.error.message]).toEqual([
+        'partner-trace-42',
+        '404 Venue not found (request partner-trace-42)',
+      ]);
       const fresh = await client.getVenue('no-such-venue');
       expect(!fresh.ok && fresh.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
     });
@@ -141,14 +177,18 @@ describe('the SDK reads, against the running app', () => {
   describe('pagination', () => {
     it('walks every venue across pages of 100', async () => {
       const organisation = await makeOrganisation(ctx.db);
-      for (let i = 0; i < 103; i++) await makeVenue(ctx.db, organisation.id, { slug: `walk-${String(i).padStart(3, '0')}`, name: `Walk ${String(i).padStart(3, '0')}` });
+      for (let i = 0; i < 103; i++)
+        await makeVenue(ctx.db, organisation.id, {
+          slug: `walk-${String(i).padStart(3, '0')}`,
+          name: `Walk ${String(i).padStart(3, '0')}`,
+        });
       const { key } = await makeApiKey(ctx.db, ctx.vault, organisation.id);
       const slugs: string[] = [];
       for await (const venue of createPartnerClient({ baseUrl, apiKey: key }).iterate.venues()) slugs.push(venue.slug);
       expect(slugs).toEqual(Array.from({ length: 103 }, (_, i) => `walk-${String(i).padStart(3, '0')}`));
     });
 
-    it('walks a customer\'s bookings page by page, one request per page', async () => {
+    it("walks a customer's bookings page by page, one request per page", async () => {
       const pages: number[] = [];
       const starts: string[] = [];
       const walk = paginate((page) => {
@@ -162,13 +202,18 @@ describe('the SDK reads, against the running app', () => {
 
     it('walks customers with the email filter kept on every page', async () => {
       const walked = [];
-      for await (const customer of client.iterate.customers(f.venue.id, { email: claire.email.toUpperCase() })) walked.push(customer.id);
+      for await (const customer of client.iterate.customers(f.venue.id, { email: claire.email.toUpperCase() }))
+        walked.push(customer.id);
       expect(walked).toEqual([claire.id]);
     });
 
     it('throws the PartnerApiError of a failing page', async () => {
       const walk = client.iterate.customerBookings('no-such-venue', claire.id);
-      await expect(walk.next()).rejects.toMatchObject({ name: 'PartnerApiError', status: 404, code: 'Venue not found' });
+      await expect(walk.next()).rejects.toMatchObject({
+        name: 'PartnerApiError',
+        status: 404,
+        code: 'Venue not found',
+      });
     });
   });
 });

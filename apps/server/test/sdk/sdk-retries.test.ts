@@ -22,7 +22,9 @@ function scripted(steps: Step[]) {
     if (step === 'network') throw new TypeError('fetch failed');
     if (step === 'pass') return fetch(input, init);
     if (step === 'hang') {
-      return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+      return new Promise<Response>((_, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+      );
     }
     const json = typeof step.body !== 'string';
     return new Response(json ? JSON.stringify(step.body ?? {}) : (step.body as string), {
@@ -50,10 +52,24 @@ describe('the SDK retries only what is safe to retry', () => {
   });
   const client = (steps: Step[], options: Partial<PartnerClientOptions> = {}) => {
     const net = scripted(steps);
-    return { net, api: createPartnerClient({ baseUrl, apiKey: f.key, fetch: net.fetch, retry: { attempts: 4, baseDelayMs: 1 }, ...options }) };
+    return {
+      net,
+      api: createPartnerClient({
+        baseUrl,
+        apiKey: f.key,
+        fetch: net.fetch,
+        retry: { attempts: 4, baseDelayMs: 1 },
+        ...options,
+      }),
+    };
   };
   const bookingsWith = (externalId: string) =>
-    ctx.db.selectFrom('bookings').select('id').where('venue_id', '=', f.venue.id).where('external_id', '=', externalId).execute();
+    ctx.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('venue_id', '=', f.venue.id)
+      .where('external_id', '=', externalId)
+      .execute();
 
   beforeAll(async () => {
     ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
@@ -75,7 +91,10 @@ describe('the SDK retries only what is safe to retry', () => {
     });
 
     it('retries 5xx and 429', async () => {
-      const { net, api } = client([{ status: 503, body: 'Service Unavailable' }, { status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '0' } }]);
+      const { net, api } = client([
+        { status: 503, body: 'Service Unavailable' },
+        { status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '0' } },
+      ]);
       const created = await api.createBooking(f.venue.id, body({ external_id: 'retry-5xx' }));
       expect(created.ok && created.status).toBe(201);
       expect(net.calls).toHaveLength(3);
@@ -144,20 +163,28 @@ describe('the SDK retries only what is safe to retry', () => {
 
   describe('reads', () => {
     it('retry network errors, 5xx and 429', async () => {
-      const { net, api } = client(['network', { status: 502, body: '<html>Bad gateway</html>' }, { status: 429, body: { error: 'Rate limit exceeded' } }]);
+      const { net, api } = client([
+        'network',
+        { status: 502, body: '<html>Bad gateway</html>' },
+        { status: 429, body: { error: 'Rate limit exceeded' } },
+      ]);
       const venues = await api.listVenues();
       expect(venues.ok && venues.data.map((v) => v.id)).toEqual([f.venue.id]);
       expect(net.calls).toHaveLength(4);
     });
 
     it('honour Retry-After in seconds', async () => {
-      const { net, api } = client([{ status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '1' } }]);
+      const { net, api } = client([
+        { status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '1' } },
+      ]);
       expect((await api.getVenue(f.venue.id)).ok).toBe(true);
       expect(net.calls[1]!.at - net.calls[0]!.at).toBeGreaterThanOrEqual(950);
     });
 
     it('answer the 429 at once when Retry-After is longer than maxDelayMs', async () => {
-      const { net, api } = client([{ status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '120' } }]);
+      const { net, api } = client([
+        { status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '120' } },
+      ]);
       const limited = await api.listVenues();
       expect(!limited.ok && [limited.error.status, limited.error.code]).toEqual([429, 'Rate limit exceeded']);
       expect(net.calls).toHaveLength(1);
@@ -166,14 +193,19 @@ describe('the SDK retries only what is safe to retry', () => {
     it('are never retried on a 4xx, nor on 501', async () => {
       const { net, api } = client([{ status: 501, body: { error: 'Not implemented' } }]);
       const unimplemented = await api.listTreatments(f.venue.id);
-      expect(!unimplemented.ok && [unimplemented.error.status, unimplemented.error.code]).toEqual([501, 'Not implemented']);
+      expect(!unimplemented.ok && [unimplemented.error.status, unimplemented.error.code]).toEqual([
+        501,
+        'Not implemented',
+      ]);
       const missing = await api.getVenue('nowhere');
       expect(!missing.ok && missing.error.status).toBe(404);
       expect(net.calls).toHaveLength(2);
     });
 
     it('stop after the allowed attempts, and not at all with retry: false', async () => {
-      const { net, api } = client(['network', 'network', 'network', 'network', 'network'], { retry: { attempts: 3, baseDelayMs: 1 } });
+      const { net, api } = client(['network', 'network', 'network', 'network', 'network'], {
+        retry: { attempts: 3, baseDelayMs: 1 },
+      });
       await expect(api.listVenues()).rejects.toThrow('fetch failed');
       expect(net.calls).toHaveLength(3);
       const once = client(['network'], { retry: false });
@@ -190,7 +222,9 @@ describe('the SDK retries only what is safe to retry', () => {
     it('stop at once when the caller aborts, even while waiting to retry', async () => {
       const { net, api } = client(['network', 'network'], { retry: { attempts: 4, baseDelayMs: 10_000 } });
       const started = Date.now();
-      await expect(api.listVenues({}, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' });
+      await expect(api.listVenues({}, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({
+        name: 'TimeoutError',
+      });
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(net.calls).toHaveLength(1);
     });

@@ -26,12 +26,21 @@ export const DEFAULT_POLICY = {
 
 export async function makeOrganisation(db: Db, overrides: Partial<Insertable<Database['organisations']>> = {}) {
   const n = next();
-  const row = { id: randomUUID(), slug: `org-${n}-${randomUUID().slice(0, 6)}`, name: `Organisation ${n}`, ...overrides };
+  const row = {
+    id: randomUUID(),
+    slug: `org-${n}-${randomUUID().slice(0, 6)}`,
+    name: `Organisation ${n}`,
+    ...overrides,
+  };
   await db.insertInto('organisations').values(row).execute();
   return row;
 }
 
-export async function makeVenue(db: Db, organisationId: string, overrides: Partial<Insertable<Database['venues']>> = {}) {
+export async function makeVenue(
+  db: Db,
+  organisationId: string,
+  overrides: Partial<Insertable<Database['venues']>> = {},
+) {
   const n = next();
   const row = {
     id: randomUUID(),
@@ -68,7 +77,9 @@ export async function makeRoom(db: Db, venueId: string, overrides: Partial<Inser
 export async function makeTreatment(
   db: Db,
   venueId: string,
-  overrides: Partial<Insertable<Database['treatments']>> & { variants?: Partial<Insertable<Database['variants']>>[] } = {},
+  overrides: Partial<Insertable<Database['treatments']>> & {
+    variants?: Partial<Insertable<Database['variants']>>[];
+  } = {},
 ) {
   const { variants = [{}], ...treatmentOverrides } = overrides;
   const treatment = {
@@ -103,13 +114,28 @@ export async function makeTherapist(
   } = {},
 ) {
   const { shifts = [], ...rest } = overrides;
-  const row = { id: randomUUID(), organisation_id: organisationId, first_name: 'Alex', last_name: `Therapist ${next()}`, skills: ['massage'], ...rest };
+  const row = {
+    id: randomUUID(),
+    organisation_id: organisationId,
+    first_name: 'Alex',
+    last_name: `Therapist ${next()}`,
+    skills: ['massage'],
+    ...rest,
+  };
   await db.insertInto('therapists').values(row).execute();
-  if (shifts.length) await db.insertInto('therapist_shifts').values(shifts.map((s) => ({ ...s, therapist_id: row.id }))).execute();
+  if (shifts.length)
+    await db
+      .insertInto('therapist_shifts')
+      .values(shifts.map((s) => ({ ...s, therapist_id: row.id })))
+      .execute();
   return row;
 }
 
-export async function makeCustomer(db: Db, organisationId: string, overrides: Partial<Insertable<Database['customers']>> = {}) {
+export async function makeCustomer(
+  db: Db,
+  organisationId: string,
+  overrides: Partial<Insertable<Database['customers']>> = {},
+) {
   const n = next();
   const row = {
     id: randomUUID(),
@@ -153,7 +179,13 @@ export async function makeApiKey(
   db: Db,
   vault: KeyVault,
   organisationId: string,
-  overrides: { venueId?: string | null; scopes?: readonly string[]; kind?: 'dashboard' | 'operator'; revoked?: boolean; rateLimitPerMin?: number | null } = {},
+  overrides: {
+    venueId?: string | null;
+    scopes?: readonly string[];
+    kind?: 'dashboard' | 'operator';
+    revoked?: boolean;
+    rateLimitPerMin?: number | null;
+  } = {},
 ) {
   const parts = generateKeyParts();
   await db

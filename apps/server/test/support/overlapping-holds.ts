@@ -7,6 +7,8 @@ export async function overlappingHolds(db: Db): Promise<number> {
     select (select count(*) from room_reservations a join room_reservations b
               on a.room_id = b.room_id and a.booking_id < b.booking_id and a.during && b.during)
          + (select count(*) from therapist_reservations a join therapist_reservations b
-              on a.therapist_id = b.therapist_id and a.booking_id < b.booking_id and a.during && b.during) as n`.execute(db);
+              on a.therapist_id = b.therapist_id and a.booking_id < b.booking_id and a.during && b.during) as n`.execute(
+    db,
+  );
   return Number(rows[0]!.n);
 }
