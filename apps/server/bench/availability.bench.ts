@@ -30,9 +30,9 @@ export async function benchAvailability(kind: 'pglite' | 'postgres') {
       if (res.status !== 200) throw new Error(`availability answered ${res.status}: ${await res.text()}`);
       return res.json() as Promise<{ data: { days?: { slots: unknown[] }[] } }>;
     };
-    const sample = await get(`from=${FROM}&to=${TO}`);
+    const sample = await get(`from=${FROM.toString()}&to=${TO.toString()}`);
     const slotCount = sample.data.days!.reduce((n, d) => n + d.slots.length, 0);
-    for (let i = 0; i < 5; i++) await get(`from=${FROM}&to=${TO}`);
+    for (let i = 0; i < 5; i++) await get(`from=${FROM.toString()}&to=${TO.toString()}`);
 
     // Timed from a worker thread, as a partner's client on another machine would see them.
     const timedGets = async (queries: string[]) => {
@@ -41,8 +41,10 @@ export async function benchAvailability(kind: 'pglite' | 'postgres') {
         throw new Error(`availability answered ${JSON.stringify([...result.statuses])}`);
       return result.latencies;
     };
-    const range = await timedGets(Array.from({ length: RUNS }, () => `from=${FROM}&to=${TO}`));
-    const day = await timedGets(Array.from({ length: RUNS }, (_, i) => `date=${FROM.add({ days: i % 62 })}`));
+    const range = await timedGets(Array.from({ length: RUNS }, () => `from=${FROM.toString()}&to=${TO.toString()}`));
+    const day = await timedGets(
+      Array.from({ length: RUNS }, (_, i) => `date=${FROM.add({ days: i % 62 }).toString()}`),
+    );
 
     const { variant: row, ...venue } = (await findVenueWithVariant(
       database.db,

@@ -9,7 +9,7 @@ import { z } from 'zod';
 export function doc<T extends z.ZodTypeAny>(schema: T, description: string, example?: unknown): T {
   const { example: _inherited, ...annotations } =
     (schema as { metaOpenApi?: Record<string, unknown> }).metaOpenApi ?? {};
-  const copy = schema.describe(description) as T;
+  const copy = schema.describe(description);
   return extendApi(copy, { ...annotations, description, ...(example === undefined ? {} : { example }) });
 }
 

@@ -40,7 +40,7 @@ export const LAST_DATE = Temporal.PlainDate.from('2999-12-31');
 function withinCalendar(name: string, text: string): Temporal.PlainDate {
   const date = Temporal.PlainDate.from(text);
   if (Temporal.PlainDate.compare(date, FIRST_DATE) < 0 || Temporal.PlainDate.compare(date, LAST_DATE) > 0) {
-    throw ValidationError.field(name, `${name} must be from ${FIRST_DATE} to ${LAST_DATE}`);
+    throw ValidationError.field(name, `${name} must be from ${FIRST_DATE.toString()} to ${LAST_DATE.toString()}`);
   }
   return date;
 }

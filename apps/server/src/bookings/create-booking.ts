@@ -65,7 +65,7 @@ export async function createBooking({
     throw ValidationError.field('start_at', 'start_at must be in the future');
   // The last date availability lists (availability-period.ts); beyond it zone and range arithmetic would overflow.
   if (Temporal.Instant.compare(startAt, LAST_START) >= 0)
-    throw ValidationError.field('start_at', `start_at must be before ${LAST_START}`);
+    throw ValidationError.field('start_at', `start_at must be before ${LAST_START.toString()}`);
   const priceMinor = toMinor(body.price_paid.amount, body.price_paid.currency);
   if (priceMinor === undefined) {
     throw ValidationError.field(

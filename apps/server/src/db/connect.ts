@@ -41,7 +41,8 @@ function connectPostgres(url: string, max: number): DatabaseHandle {
     options: '-c TimeZone=UTC',
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        typeParsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        typeParsers[oid] ??
+        (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client the server drops (restart, admin termination) leaves the pool; the next query reconnects.

@@ -20,6 +20,7 @@ export function lockDataDir(dataDir: string): () => void {
         throw new Error(
           `The embedded database in ${dataDir} is in use by process ${owner} (a running pnpm start?). ` +
             'Stop it first, or use a PostgreSQL server with DATABASE_URL.',
+          { cause: error },
         );
       }
       rmSync(file, { force: true }); // left by a process that died: take it over

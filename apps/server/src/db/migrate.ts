@@ -7,7 +7,7 @@ const migrations: Record<string, Migration> = {
   '0001_domain': domain,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Db): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();

@@ -20,10 +20,10 @@ export async function upsertById<
   const columns = Object.keys(rows[0]!).filter((c) => c !== 'id');
   await trx
     .insertInto(table)
-    .values(rows as never)
+    .values(rows)
     .onConflict((oc) =>
       oc
-        .column('id' as never)
+        .column('id')
         .doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}` as never)])) as never),
     )
     .execute();

@@ -6,14 +6,7 @@ import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isoFromDb } from '../../src/shared/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
-import {
-  makeApiKey,
-  makeOrganisation,
-  makeRoom,
-  makeTherapist,
-  makeTreatment,
-  makeVenue,
-} from '../support/factories.js';
+import { makeApiKey, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 
 const NOW = '2026-11-22T08:00:00Z';

@@ -23,7 +23,7 @@ function scripted(steps: Step[]) {
     if (step === 'pass') return fetch(input, init);
     if (step === 'hang') {
       return new Promise<Response>((_, reject) =>
-        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error)),
       );
     }
     const json = typeof step.body !== 'string';
