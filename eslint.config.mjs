@@ -30,4 +30,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  {
+    // The scheduling engine has one door: everything outside it imports scheduling/index.ts only.
+    files: ['apps/server/**/*.ts'],
+    ignores: ['apps/server/src/scheduling/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/scheduling/*', '!**/scheduling/index.js'],
+              message: 'Import the scheduling module through scheduling/index.js.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import { loadSnapshot, toSnapshotVariant } from '../src/availability/availability.repository.js';
-import { computeDays } from '../src/availability/compute-slots.js';
+import { computeDays, loadSnapshot, toSnapshotVariant } from '../src/scheduling/index.js';
 import { findVenueWithVariant } from '../src/venues/venues.repository.js';
 import { openBenchDatabase } from './databases.js';
 import { buildScenario } from './scenario.js';

@@ -1,6 +1,7 @@
 import { MAX_RANGE_DAYS } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
 import { ValidationError } from '../http/domain-errors.js';
+import { FIRST_DATE, LAST_DATE } from '../scheduling/index.js';
 
 export interface Period {
   mode: 'day' | 'range';
@@ -29,13 +30,6 @@ export function periodOf(query: {
   }
   return { mode: 'range', from, to };
 }
-
-/**
- * The dates availability answers for. Past dates have no slots anyway; the bounds keep every zone conversion
- * and database range far from the ends of the calendar (year 0 or 10000), where they would fail.
- */
-export const FIRST_DATE = Temporal.PlainDate.from('2000-01-01');
-export const LAST_DATE = Temporal.PlainDate.from('2999-12-31');
 
 function withinCalendar(name: string, text: string): Temporal.PlainDate {
   const date = Temporal.PlainDate.from(text);

@@ -5,8 +5,7 @@ import { principalOf } from '../auth/principal.js';
 import { VariantNotFoundError } from '../http/domain-errors.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import { periodOf } from './availability-period.js';
-import { loadSnapshot, toSnapshotVariant } from './availability.repository.js';
-import { computeDays } from './compute-slots.js';
+import { computeDays, loadSnapshot, toSnapshotVariant } from '../scheduling/index.js';
 import { toSlotJson } from './slot.mapper.js';
 
 export function availabilityRouter({ db, clock }: RouteDeps) {

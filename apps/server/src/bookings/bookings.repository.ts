@@ -2,12 +2,7 @@ import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, BookingTable, Database } from '../db/schema.js';
-import {
-  type SnapshotQuery,
-  type SnapshotRow,
-  selectSnapshotRow,
-  snapshotSql,
-} from '../availability/snapshot.query.js';
+import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow, snapshotSql } from '../scheduling/index.js';
 import { tstzrange } from '../shared/instant.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 

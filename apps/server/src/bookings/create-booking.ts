@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateBookingBody } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
-import { snapshotQuery, toSnapshot, toSnapshotVariant } from '../availability/availability.repository.js';
-import { LAST_DATE } from '../availability/availability-period.js';
-import { decideBooking } from '../availability/compute-slots.js';
+import { decideBooking, LAST_START, snapshotQuery, toSnapshot, toSnapshotVariant } from '../scheduling/index.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import {
@@ -42,8 +40,6 @@ export interface CreateBookingResult {
   /** True when an earlier booking with the same external_id is returned (idempotent replay). */
   replayed: boolean;
 }
-
-const LAST_START = LAST_DATE.add({ days: 1 }).toZonedDateTime('UTC').toInstant();
 
 /** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
 const ATTEMPTS = 5;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeDays, decideBooking, findSlot } from '../../src/availability/compute-slots.js';
-import { d, EVERY_DAY, i, makeSnapshot, makeTherapist, NOW, t } from './factory.js';
+import { computeDays, decideBooking } from '../../src/scheduling/index.js';
+import { d, EVERY_DAY, i, makeSnapshot, therapistSnapshot, NOW, t } from './factory.js';
 
 const DAY = d('2026-12-02'); // a Wednesday
 const times = (snapshot: ReturnType<typeof makeSnapshot>, date = DAY, now = NOW, guests = 1) =>
@@ -56,7 +56,7 @@ describe('computeDays: the seven rules of spec 2.7', () => {
   describe('rule 2: opening hours and out-of-hours slots', () => {
     it('lists slots outside opening hours only when the venue allows them, flagged out_of_hours, within shifts', () => {
       const therapists = [
-        makeTherapist('therapist-1', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('08:00'), end: t('13:00') }] }),
+        therapistSnapshot('therapist-1', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('08:00'), end: t('13:00') }] }),
       ];
       expect(times(makeSnapshot({ therapists }))).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00']);
       const slots = computeDays(
@@ -100,7 +100,7 @@ describe('computeDays: the seven rules of spec 2.7', () => {
     });
 
     it('requires a room whose capacity covers guest_count', () => {
-      const therapists = [makeTherapist('a'), makeTherapist('b')];
+      const therapists = [therapistSnapshot('a'), therapistSnapshot('b')];
       expect(times(makeSnapshot({ therapists }), DAY, NOW, 2)).toEqual([]);
       expect(times(makeSnapshot({ therapists, rooms: [{ id: 'duo', capacity: 2 }] }), DAY, NOW, 2)).toHaveLength(5);
     });
@@ -113,14 +113,16 @@ describe('computeDays: the seven rules of spec 2.7', () => {
   describe('rule 5: a qualified therapist on shift and free', () => {
     it('needs the whole slot inside a shift', () => {
       const therapists = [
-        makeTherapist('a', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('09:30'), end: t('11:00') }] }),
+        therapistSnapshot('a', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('09:30'), end: t('11:00') }] }),
       ];
       expect(times(makeSnapshot({ therapists }))).toEqual(['09:30', '10:00']);
     });
 
     it('uses a dated override instead of the weekly pattern, and null times mean off', () => {
       const override = (start: string | null, end: string | null) => [
-        makeTherapist('a', { overrides: [{ date: DAY, start: start ? t(start) : null, end: end ? t(end) : null }] }),
+        therapistSnapshot('a', {
+          overrides: [{ date: DAY, start: start ? t(start) : null, end: end ? t(end) : null }],
+        }),
       ];
       expect(times(makeSnapshot({ therapists: override('10:00', '11:00') }))).toEqual(['10:00']);
       expect(times(makeSnapshot({ therapists: override(null, null) }))).toEqual([]);
@@ -128,7 +130,7 @@ describe('computeDays: the seven rules of spec 2.7', () => {
 
     it('hides slots overlapping an absence', () => {
       const therapists = [
-        makeTherapist('a', { absences: [{ start: i('2026-12-02T09:45:00Z'), end: i('2026-12-02T10:15:00Z') }] }),
+        therapistSnapshot('a', { absences: [{ start: i('2026-12-02T09:45:00Z'), end: i('2026-12-02T10:15:00Z') }] }),
       ];
       expect(times(makeSnapshot({ therapists }))).toEqual(['10:30', '11:00']);
     });
@@ -191,11 +193,11 @@ describe('available_capacity', () => {
       { id: 'r1', capacity: 1 },
       { id: 'r2', capacity: 3 },
     ];
-    const two = [makeTherapist('a'), makeTherapist('b')];
+    const two = [therapistSnapshot('a'), therapistSnapshot('b')];
     const slot = (snapshot: ReturnType<typeof makeSnapshot>) =>
       computeDays(snapshot, { from: DAY, to: DAY }, NOW)[0]!.slots[0]!.availableCapacity;
     expect(slot(makeSnapshot({ rooms, therapists: two }))).toBe(2);
-    expect(slot(makeSnapshot({ rooms, therapists: [...two, makeTherapist('c'), makeTherapist('d')] }))).toBe(3);
+    expect(slot(makeSnapshot({ rooms, therapists: [...two, therapistSnapshot('c'), therapistSnapshot('d')] }))).toBe(3);
     const busy = [{ roomId: 'r2', start: i('2026-12-02T09:00:00Z'), end: i('2026-12-02T10:00:00Z') }];
     expect(slot(makeSnapshot({ rooms, therapists: two, roomReservations: busy }))).toBe(1);
   });
@@ -203,19 +205,19 @@ describe('available_capacity', () => {
   it('keeps only slots with capacity >= guest_count', () => {
     const rooms = [{ id: 'r2', capacity: 2 }];
     const therapists = [
-      makeTherapist('a'),
-      makeTherapist('b', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('10:00'), end: t('12:00') }] }),
+      therapistSnapshot('a'),
+      therapistSnapshot('b', { shifts: [{ daysOfWeek: EVERY_DAY, start: t('10:00'), end: t('12:00') }] }),
     ];
     expect(times(makeSnapshot({ rooms, therapists }), DAY, NOW, 2)).toEqual(['10:00', '10:30', '11:00']);
   });
 });
 
-describe('findSlot and decideBooking agree with computeDays', () => {
+describe('decideBooking agrees with computeDays', () => {
   it('finds exactly the listed instants', () => {
     const snapshot = makeSnapshot();
-    expect(findSlot(snapshot, i('2026-12-02T09:30:00Z'), NOW)?.availableCapacity).toBe(1);
-    expect(findSlot(snapshot, i('2026-12-02T09:15:00Z'), NOW)).toBeUndefined();
-    expect(findSlot(snapshot, i('2026-12-02T11:30:00Z'), NOW)).toBeUndefined();
+    expect(decideBooking(snapshot, i('2026-12-02T09:30:00Z'), NOW, 1)?.slot?.availableCapacity).toBe(1);
+    expect(decideBooking(snapshot, i('2026-12-02T09:15:00Z'), NOW, 1)?.slot).toBeUndefined();
+    expect(decideBooking(snapshot, i('2026-12-02T11:30:00Z'), NOW, 1)?.slot).toBeUndefined();
   });
 
   it('allocates the smallest room that fits and enough therapists, and offers every free therapist', () => {
@@ -225,7 +227,7 @@ describe('findSlot and decideBooking agree with computeDays', () => {
         { id: 'small', capacity: 2 },
         { id: 'solo', capacity: 1 },
       ],
-      therapists: [makeTherapist('c'), makeTherapist('b'), makeTherapist('a')],
+      therapists: [therapistSnapshot('c'), therapistSnapshot('b'), therapistSnapshot('a')],
     });
     const decision = decideBooking(snapshot, i('2026-12-02T09:00:00Z'), NOW, 2)!;
     expect(decision.allocation).toEqual({ roomId: 'small', therapistIds: ['a', 'b'] });

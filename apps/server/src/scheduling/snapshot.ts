@@ -2,7 +2,7 @@ import type { Temporal } from 'temporal-polyfill';
 
 /**
  * Everything the slot computation needs, loaded once per request (or once per booking transaction)
- * by availability.repository.ts. Pure data: no I/O happens after this is built.
+ * by snapshot.loader.ts. Pure data: no I/O happens after this is built.
  */
 export interface AvailabilitySnapshot {
   venue: VenueScheduleSnapshot;

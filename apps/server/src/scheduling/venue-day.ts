@@ -87,8 +87,14 @@ export function venueDay(prepared: PreparedSnapshot, date: Temporal.PlainDate): 
   };
 }
 
-/** What is free for [start, end) on that day: rooms (allocation order) and therapists (by id). */
-export function freeResources(prepared: PreparedSnapshot, day: VenueDay, start: number, end: number) {
+/** Rooms (allocation order) and therapists (by id) free for one interval. */
+export interface FreeResources {
+  rooms: RoomSnapshot[];
+  therapistIds: string[];
+}
+
+/** What is free for [start, end) on that day. */
+export function freeResources(prepared: PreparedSnapshot, day: VenueDay, start: number, end: number): FreeResources {
   const { venue } = prepared.snapshot;
   const roomEnd = end + venue.roomTurnoverBufferMinutes * MINUTE;
   const rooms = prepared.rooms.filter((room) => !prepared.roomHolds.get(room.id)?.any(start, roomEnd));

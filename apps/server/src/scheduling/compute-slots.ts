@@ -1,9 +1,15 @@
 import { Temporal } from 'temporal-polyfill';
-import { shuffle } from '../shared/shuffle.js';
 import { anyOverlap } from './interval-index.js';
 import { minutesOf, plainTimeOf } from './local-clock.js';
 import type { AvailabilitySnapshot } from './snapshot.js';
-import { type PreparedSnapshot, freeResources, prepare, type VenueDay, venueDay } from './venue-day.js';
+import {
+  type FreeResources,
+  type PreparedSnapshot,
+  freeResources,
+  prepare,
+  type VenueDay,
+  venueDay,
+} from './venue-day.js';
 
 const MINUTE = 60_000;
 
@@ -61,57 +67,19 @@ export function computeDays(
   return days;
 }
 
-/** The listed slot starting exactly at `start`, if any (an instant off the grid or taken is not one). */
-export function findSlot(
-  snapshot: AvailabilitySnapshot,
-  start: Temporal.Instant,
-  now: Temporal.Instant,
-  guestCount = 1,
-): ListedSlot | undefined {
-  const prepared = prepare(snapshot);
-  const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
-  return day ? slotAt(prepared, day, exactMs(start), now, guestCount)?.slot : undefined;
-}
-
-export interface Allocation {
-  roomId: string;
-  therapistIds: string[];
-}
-
-export interface BookingDecision {
-  slot: ListedSlot;
-  allocation: Allocation;
-  /** Every qualified therapist free for the slot: those the booking is broadcast to. */
-  offeredTherapistIds: string[];
-}
-
 /**
- * The booking transaction's one question: is `start` a slot computeDays would list for guestCount, and if so
- * which room and therapists take it. Only that grid point is evaluated, with the very rules of the listing.
- * `random` spreads concurrent bookings of one slot over equally good rooms and therapists, so they rarely
- * collide on the exclusion constraints; without it the choice is deterministic (smallest room, first ids).
+ * The listed slot starting exactly at `start` with what is free for it, or undefined (an instant off the grid or
+ * taken is not one). Only that grid point is evaluated, with the very rules of the listing.
  */
-export function decideBooking(
+export function slotStartingAt(
   snapshot: AvailabilitySnapshot,
   start: Temporal.Instant,
   now: Temporal.Instant,
   guestCount: number,
-  random?: () => number,
-): BookingDecision | undefined {
+): { slot: ListedSlot; free: FreeResources } | undefined {
   const prepared = prepare(snapshot);
   const day = venueDay(prepared, start.toZonedDateTimeISO(snapshot.venue.timeZone).toPlainDate());
-  const found = day && slotAt(prepared, day, exactMs(start), now, guestCount);
-  if (!found) return undefined;
-  const { slot, free } = found;
-  const fitting = free.rooms.filter((room) => room.capacity >= guestCount);
-  const smallest = fitting.filter((room) => room.capacity === fitting[0]!.capacity);
-  const room = random ? smallest[Math.floor(random() * smallest.length)]! : smallest[0]!;
-  const therapists = random ? shuffle(free.therapistIds, random) : free.therapistIds;
-  return {
-    slot,
-    allocation: { roomId: room.id, therapistIds: therapists.slice(0, guestCount).sort() },
-    offeredTherapistIds: free.therapistIds,
-  };
+  return day ? slotAt(prepared, day, exactMs(start), now, guestCount) : undefined;
 }
 
 function slotsOf(

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { computeDays } from '../../src/availability/compute-slots.js';
+import { computeDays } from '../../src/scheduling/index.js';
 import { d, i, makeSnapshot, t } from './factory.js';
 
 /** Long before every date below, so the lead time never hides a slot. */

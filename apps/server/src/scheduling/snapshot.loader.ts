@@ -10,7 +10,7 @@ export interface SnapshotVariant extends VariantSnapshot {
   requiredSkills: string[];
 }
 
-/** The variant as the snapshot needs it, from the row of findVenueVariant. */
+/** The variant as the snapshot needs it, from a variant row joined with its treatment's required skills. */
 export function toSnapshotVariant(variant: {
   id: string;
   treatment_id: string;
@@ -48,17 +48,16 @@ const time = (text: string) => memo('t', text, (t) => Temporal.PlainTime.from(t)
 const date = (text: string) => memo('d', text, (d) => Temporal.PlainDate.from(d));
 
 /**
- * Loads everything the slot computation needs for venue-local dates [from, to], in one round trip
- * whatever the length of the range. Works on a transaction too (the booking re-check).
+ * Loads everything the slot computation needs for venue-local dates [from, to], in one round trip whatever the
+ * length of the range. (The booking transaction reads its snapshot with snapshotSql and maps it with toSnapshot.)
  */
 export async function loadSnapshot(
   db: Db,
   venue: VenueRow,
   variant: SnapshotVariant,
   range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
-  around?: { start: Temporal.Instant; end: Temporal.Instant },
 ): Promise<AvailabilitySnapshot> {
-  return toSnapshot(venue, variant, await selectSnapshotRow(db, snapshotQuery(venue, variant, range, around)));
+  return toSnapshot(venue, variant, await selectSnapshotRow(db, snapshotQuery(venue, variant, range)));
 }
 
 /**

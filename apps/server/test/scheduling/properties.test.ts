@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { computeDays, findSlot } from '../../src/availability/compute-slots.js';
-import type { AvailabilitySnapshot, Interval } from '../../src/availability/snapshot.js';
-import { d, EVERY_DAY, makeSnapshot, makeTherapist } from './factory.js';
+import { computeDays, decideBooking } from '../../src/scheduling/index.js';
+import type { AvailabilitySnapshot, Interval } from '../../src/scheduling/index.js';
+import { d, EVERY_DAY, makeSnapshot, therapistSnapshot } from './factory.js';
 
 const FROM = d('2026-03-28'); // spans the Paris and London spring-forward
 const TO = FROM.add({ days: 2 });
@@ -66,7 +66,7 @@ const snapshotArb = fc
       rooms: r.rooms.map((capacity, i) => ({ id: `room-${i}`, capacity })),
       roomReservations: r.rooms.flatMap((_, i) => r.roomHolds[i]!.map((h) => ({ ...h, roomId: `room-${i}` }))),
       therapists: r.therapists.map((th, i) =>
-        makeTherapist(`t-${i}`, {
+        therapistSnapshot(`t-${i}`, {
           shifts: [
             { daysOfWeek: EVERY_DAY, start: new Temporal.PlainTime(th.start), end: new Temporal.PlainTime(th.end) },
           ],
@@ -151,7 +151,7 @@ describe('computeDays properties (fast-check)', () => {
     );
   });
 
-  it('gives in day mode exactly the matching day of range mode, and findSlot agrees with the list', () => {
+  it('gives in day mode exactly the matching day of range mode, and decideBooking agrees with the list', () => {
     fc.assert(
       fc.property(snapshotArb, fc.integer({ min: 0, max: 2 }), ({ snapshot, guests }, offset) => {
         const date = FROM.add({ days: offset });
@@ -162,14 +162,17 @@ describe('computeDays properties (fast-check)', () => {
         expect(show(day.slots)).toEqual(show(range.slots));
         const listed = new Set(day.slots.map((s) => s.start.toString()));
         for (const slot of day.slots)
-          expect(findSlot(snapshot, slot.start, NOW, guests)?.availableCapacity).toBe(slot.availableCapacity);
+          expect(decideBooking(snapshot, slot.start, NOW, guests)?.slot?.availableCapacity).toBe(
+            slot.availableCapacity,
+          );
         // Every quarter-hour of the day that is not listed is refused.
         for (let q = 0; q < 96; q++) {
           const instant = date
             .toZonedDateTime({ timeZone: snapshot.venue.timeZone })
             .toInstant()
             .add({ minutes: q * 15 });
-          if (!listed.has(instant.toString())) expect(findSlot(snapshot, instant, NOW, guests)).toBeUndefined();
+          if (!listed.has(instant.toString()))
+            expect(decideBooking(snapshot, instant, NOW, guests)?.slot).toBeUndefined();
         }
       }),
       { numRuns: 60 },

@@ -1,16 +1,12 @@
 import { Temporal } from 'temporal-polyfill';
-import type {
-  AvailabilitySnapshot,
-  TherapistSnapshot,
-  VenueScheduleSnapshot,
-} from '../../src/availability/snapshot.js';
+import type { AvailabilitySnapshot, TherapistSnapshot, VenueScheduleSnapshot } from '../../src/scheduling/index.js';
 
 export const t = (text: string) => Temporal.PlainTime.from(text);
 export const d = (text: string) => Temporal.PlainDate.from(text);
 export const i = (text: string) => Temporal.Instant.from(text);
 export const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 
-export function makeTherapist(id: string, overrides: Partial<TherapistSnapshot> = {}): TherapistSnapshot {
+export function therapistSnapshot(id: string, overrides: Partial<TherapistSnapshot> = {}): TherapistSnapshot {
   return {
     id,
     shifts: [{ daysOfWeek: EVERY_DAY, start: t('00:00'), end: t('23:59') }],
@@ -51,7 +47,7 @@ export function makeSnapshot(
     variant: { id: 'variant-1', treatmentId: 'treatment-1', durationMinutes: 60, leadTimeMinutes: 0 },
     rooms: [{ id: 'room-1', capacity: 1 }],
     roomReservations: [],
-    therapists: [makeTherapist('therapist-1')],
+    therapists: [therapistSnapshot('therapist-1')],
     therapistReservations: [],
     ...rest,
   };
