@@ -3,6 +3,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, BookingTable, Database } from '../db/schema.js';
 import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow, snapshotSql } from '../scheduling/index.js';
+import { advisoryLockKey } from '../db/advisory-lock.js';
 import { tstzrange } from '../shared/instant.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 
@@ -69,7 +70,7 @@ export async function readSnapshotAndClaim(
   if (!externalId) return { row: await selectSnapshotRow(trx, query), claim: { locked: true, existingId: null } };
   const { rows } = await sql<SnapshotRow & { claim_locked: boolean; claim_existing_id: string | null }>`
     select s.*,
-           pg_try_advisory_xact_lock(('x' || substr(md5(${`booking-external-id:${query.venueId}:${externalId}`}), 1, 16))::bit(64)::bigint) as claim_locked,
+           pg_try_advisory_xact_lock(${advisoryLockKey(`booking-external-id:${query.venueId}:${externalId}`)}) as claim_locked,
            (select id from bookings where venue_id = ${query.venueId} and external_id = ${externalId}) as claim_existing_id
     from (${snapshotSql(query)}) s
   `.execute(trx);
@@ -101,7 +102,7 @@ export function holdKeys(
  */
 export async function lockHolds(trx: Trx, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await sql`select pg_advisory_xact_lock(('x' || substr(md5(key), 1, 16))::bit(64)::bigint)
+  await sql`select pg_advisory_xact_lock(${advisoryLockKey(sql.ref('k.key'))})
     from unnest(${sql.val([...new Set(keys)].sort())}::text[]) with ordinality as k(key, n) order by n`.execute(trx);
 }
 
@@ -136,6 +137,8 @@ export async function therapistsBusyElsewhere(
   return rows.map((r) => r.therapist_id);
 }
 
+export type InsertBookingOutcome = { outcome: 'booked'; booking: BookingRow } | { outcome: 'therapist_busy_elsewhere' };
+
 export interface NewBooking {
   guest: {
     organisationId: string;
@@ -163,10 +166,10 @@ export interface NewBooking {
  * The booking and everything it writes, in one statement (each round trip costs more than the SQL): the guest
  * found or created as a customer by (organisation, lower-cased email), so concurrent bookings of one new guest
  * share one row; the booking; its room and therapist holds, where the exclusion constraints have the last word;
- * and the broadcast offers to every qualified free therapist. Undefined when a therapist is busy at another
- * venue within the buffer (nothing is written).
+ * and the broadcast offers to every qualified free therapist. Nothing is written when a therapist is busy at
+ * another venue within the buffer.
  */
-export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<BookingRow | undefined> {
+export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<InsertBookingOutcome> {
   const b = n.booking;
   const busyElsewhere = n.elsewhereRange
     ? sql`exists (select 1 ${heldElsewhere(n.therapistIds, b.venue_id, n.elsewhereRange)})`
@@ -195,30 +198,11 @@ export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<B
     )
     select * from booking
   `.execute(trx);
-  return rows[0];
+  return rows[0] ? { outcome: 'booked', booking: rows[0] } : { outcome: 'therapist_busy_elsewhere' };
 }
 
 /** Releases the room and therapists of a booking at once (cancel, complete, no-show). */
 export async function releaseReservations(trx: Trx, bookingId: string) {
   await trx.deleteFrom('room_reservations').where('booking_id', '=', bookingId).execute();
   await trx.deleteFrom('therapist_reservations').where('booking_id', '=', bookingId).execute();
-}
-
-/** PostgreSQL's own word that a reservation overlaps another (exclusion_violation), from pg or PGlite. */
-export function isOverlapViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '23P01';
-}
-
-/**
- * A race the database settled by aborting us: an overlap lost to a concurrent booking, or a deadlock between
- * two bookings waiting on each other's holds (each waits on the constraint for the other to commit).
- */
-export function isLostRace(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '23P01' || code === '40P01' || code === '40001';
-}
-
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const e = error as { code?: string; constraint?: string; message?: string } | null;
-  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateBookingBody } from '@spa/contract';
+import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
-import { decideBooking, LAST_START, snapshotQuery, toSnapshot, toSnapshotVariant } from '../scheduling/index.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
+import { isLostRace, isUniqueViolation } from '../db/pg-errors.js';
+import type { Database } from '../db/schema.js';
 import {
   CurrencyMismatchError,
   DuplicateExternalIdError,
@@ -12,17 +14,27 @@ import {
   ValidationError,
   VariantNotFoundError,
 } from '../http/domain-errors.js';
+import {
+  type BookingDecision,
+  decideBooking,
+  LAST_START,
+  type SnapshotQuery,
+  type SnapshotVariant,
+  snapshotQuery,
+  toSnapshot,
+  toSnapshotVariant,
+} from '../scheduling/index.js';
 import { tstzrange } from '../shared/instant.js';
 import { toMinor } from '../shared/money.js';
+import type { VenueRow } from '../venues/venues.repository.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
-import { type BookingRow } from './booking.mapper.js';
+import type { BookingRow } from './booking.mapper.js';
 import {
   findBookingByExternalId,
   holdKeys,
   insertBookingWithHolds,
-  isLostRace,
-  isUniqueViolation,
   lockHolds,
+  type NewBooking,
   readSnapshotAndClaim,
 } from './bookings.repository.js';
 import { clientTypeOf } from './client-type.js';
@@ -41,25 +53,44 @@ export interface CreateBookingResult {
   replayed: boolean;
 }
 
-/** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
-const ATTEMPTS = 5;
-
 /**
- * Spec 4.7. Checks in the order of DECISIONS (400, then venue, then variant, then 409/422), then books in one
- * transaction: re-checks the slot with the availability function, reserves a room and therapists (the exclusion
- * constraints make an overlap impossible) and inserts the booking.
+ * Spec 4.7 in four steps: check the input, replay by external id, reserve the slot in a transaction, retry lost
+ * races. Checks answer in the order of DECISIONS: 400, then venue, then variant, then 409/422.
  */
-export async function createBooking({
-  db,
-  principal,
-  venueRef,
-  body,
-  now,
-}: CreateBookingOptions): Promise<CreateBookingResult> {
+export async function createBooking(options: CreateBookingOptions): Promise<CreateBookingResult> {
+  const { db, principal, venueRef, body, now } = options;
+  const input = checkInput(body, now);
+  const { venue, variant } = await resolveVenueVariant(db, principal, venueRef, body.variant_id);
+  if (!variant) {
+    // A retry whose variant changed is still a retry: the original booking wins over the 404.
+    const original = await replayByExternalId(db, venue.id, input.externalId);
+    if (original) return original;
+    throw new VariantNotFoundError();
+  }
+  const request = slotRequest(venue, toSnapshotVariant(variant), input, options);
+  try {
+    return await retryLostRaces(() => db.transaction().execute((trx) => reserveSlot(trx, request)));
+  } catch (error) {
+    // A concurrent request with the same external_id committed first: it is the original.
+    if (input.externalId && isUniqueViolation(error, 'bookings_venue_external_id_key')) {
+      const original = await replayByExternalId(db, venue.id, input.externalId);
+      if (original) return original;
+    }
+    throw error;
+  }
+}
+
+interface CheckedInput {
+  startAt: Temporal.Instant;
+  priceMinor: number;
+  externalId: string | null;
+}
+
+/** Step 1: what the contract's zod cannot check (it needs the clock or the currency's minor unit). */
+function checkInput(body: CreateBookingOptions['body'], now: Temporal.Instant): CheckedInput {
   const startAt = Temporal.Instant.from(body.start_at);
   if (Temporal.Instant.compare(startAt, now) <= 0)
     throw ValidationError.field('start_at', 'start_at must be in the future');
-  // The last date availability lists (availability-period.ts); beyond it zone and range arithmetic would overflow.
   if (Temporal.Instant.compare(startAt, LAST_START) >= 0)
     throw ValidationError.field('start_at', `start_at must be before ${LAST_START.toString()}`);
   const priceMinor = toMinor(body.price_paid.amount, body.price_paid.currency);
@@ -69,98 +100,136 @@ export async function createBooking({
       `price_paid.amount has more decimals than ${body.price_paid.currency} allows`,
     );
   }
+  return { startAt, priceMinor, externalId: body.external_id ?? null };
+}
 
-  const externalId = body.external_id ?? null;
-  const { venue, variant } = await resolveVenueVariant(db, principal, venueRef, body.variant_id);
-  if (!variant) {
-    // A retry whose variant changed is still a retry: the original booking wins over the 404.
-    const original = externalId ? await findBookingByExternalId(db, venue.id, externalId) : undefined;
-    if (original) return { booking: original, replayed: true };
-    throw new VariantNotFoundError();
-  }
+/** Step 2: the booking an earlier request with this external_id made, answered again as it is now. */
+async function replayByExternalId(
+  db: Db,
+  venueId: string,
+  externalId: string | null,
+): Promise<CreateBookingResult | undefined> {
+  const original = externalId ? await findBookingByExternalId(db, venueId, externalId) : undefined;
+  return original && { booking: original, replayed: true };
+}
 
-  const end = startAt.add({ minutes: variant.duration_minutes });
-  const snapshotVariant = toSnapshotVariant(variant);
-  const localDate = startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
-  const query = snapshotQuery(venue, snapshotVariant, { from: localDate, to: localDate }, { start: startAt, end });
+/** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
+const ATTEMPTS = 5;
 
-  for (let attempt = 1; ; attempt++) {
+/** Step 4: a transaction the database aborted for a lost race runs again on fresh data, up to ATTEMPTS times. */
+async function retryLostRaces(attempt: () => Promise<CreateBookingResult>): Promise<CreateBookingResult> {
+  for (let n = 1; ; n++) {
     try {
-      return await db.transaction().execute(async (trx) => {
-        const { row, claim } = await readSnapshotAndClaim(trx, query, externalId);
-        // A replay wins over every later check: the partner gets its original booking back.
-        if (!claim.locked) throw new DuplicateExternalIdError();
-        if (claim.existingId)
-          return { booking: (await findBookingByExternalId(trx, venue.id, externalId!))!, replayed: true };
-        if (body.price_paid.currency !== venue.currency) throw new CurrencyMismatchError(venue.currency);
-
-        // The same function that lists slots decides this one, on data read inside this transaction.
-        const decision = decideBooking(
-          toSnapshot(venue, snapshotVariant, row),
-          startAt,
-          now,
-          body.guest_count,
-          Math.random,
-        );
-        if (!decision) throw new SlotUnavailableError();
-        const { allocation } = decision;
-
-        const roomRange = { start: startAt, end: end.add({ minutes: venue.room_turnover_buffer_minutes }) };
-        const buffer = { minutes: venue.inter_venue_buffer_minutes };
-        const widened = { start: startAt.subtract(buffer), end: end.add(buffer) };
-        await lockHolds(trx, [
-          ...holdKeys('room', allocation.roomId, roomRange),
-          ...allocation.therapistIds.flatMap((id) => holdKeys('therapist', id, widened)),
-        ]);
-
-        const booking = await insertBookingWithHolds(trx, {
-          guest: {
-            organisationId: venue.organisation_id,
-            firstName: body.guest.first_name,
-            lastName: body.guest.last_name,
-            email: body.guest.email,
-            phone: body.guest.phone ?? null,
-            language: body.guest.language ?? 'fr',
-          },
-          booking: {
-            id: randomUUID(),
-            venue_id: venue.id,
-            treatment_id: variant.treatment_id,
-            variant_id: variant.id,
-            status: 'pending',
-            start_at: startAt.toString(),
-            end_at: end.toString(),
-            guest_count: body.guest_count,
-            notes: body.notes ?? null,
-            external_reference: body.external_reference ?? null,
-            external_id: externalId,
-            client_type: clientTypeOf(body.external_reference),
-            total_price_minor: priceMinor,
-            currency: body.price_paid.currency,
-            created_at: now.toString(),
-            updated_at: now.toString(),
-          },
-          roomId: allocation.roomId,
-          roomRange: tstzrange(roomRange.start, roomRange.end),
-          therapistIds: allocation.therapistIds,
-          therapistRange: tstzrange(startAt, end),
-          elsewhereRange: buffer.minutes > 0 ? tstzrange(widened.start, widened.end) : null,
-          // The broadcast: every qualified therapist free at that slot is offered the booking.
-          offeredTherapistIds: decision.offeredTherapistIds,
-        });
-        if (!booking) throw new SlotUnavailableError(); // a therapist is busy at another venue within the buffer
-        return { booking, replayed: false };
-      });
+      return await attempt();
     } catch (error) {
-      if (isLostRace(error)) {
-        if (attempt < ATTEMPTS) continue;
-        throw new SlotUnavailableError();
-      }
-      if (externalId && isUniqueViolation(error, 'bookings_venue_external_id_key')) {
-        const existing = await findBookingByExternalId(db, venue.id, externalId);
-        if (existing) return { booking: existing, replayed: true };
-      }
-      throw error;
+      if (!isLostRace(error)) throw error;
+      if (n === ATTEMPTS) throw new SlotUnavailableError();
     }
   }
+}
+
+/** Everything one reservation attempt needs, computed once before the retries. */
+interface SlotRequest extends CheckedInput {
+  venue: VenueRow;
+  variant: SnapshotVariant;
+  end: Temporal.Instant;
+  query: SnapshotQuery;
+  body: CreateBookingOptions['body'];
+  now: Temporal.Instant;
+}
+
+function slotRequest(
+  venue: VenueRow,
+  variant: SnapshotVariant,
+  input: CheckedInput,
+  { body, now }: CreateBookingOptions,
+): SlotRequest {
+  const end = input.startAt.add({ minutes: variant.durationMinutes });
+  const localDate = input.startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
+  const query = snapshotQuery(venue, variant, { from: localDate, to: localDate }, { start: input.startAt, end });
+  return { ...input, venue, variant, end, query, body, now };
+}
+
+/**
+ * Step 3, one transaction: claim the external id (or replay it), re-check the slot with the function that lists
+ * slots, lock the holds it would take, and write the booking with its holds; the exclusion constraints have the
+ * last word on overlaps.
+ */
+async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<CreateBookingResult> {
+  const { row, claim } = await readSnapshotAndClaim(trx, r.query, r.externalId);
+  // A replay wins over every later check: the partner gets its original booking back.
+  if (!claim.locked) throw new DuplicateExternalIdError();
+  if (claim.existingId)
+    return { booking: (await findBookingByExternalId(trx, r.venue.id, r.externalId!))!, replayed: true };
+  if (r.body.price_paid.currency !== r.venue.currency) throw new CurrencyMismatchError(r.venue.currency);
+
+  const decision = decideBooking(
+    toSnapshot(r.venue, r.variant, row),
+    r.startAt,
+    r.now,
+    r.body.guest_count,
+    Math.random,
+  );
+  if (!decision) throw new SlotUnavailableError();
+  const ranges = holdRanges(r);
+  await lockHolds(trx, [
+    ...holdKeys('room', decision.allocation.roomId, ranges.room),
+    ...decision.allocation.therapistIds.flatMap((id) => holdKeys('therapist', id, ranges.withBuffer)),
+  ]);
+  const written = await insertBookingWithHolds(trx, newBooking(r, decision, ranges));
+  if (written.outcome === 'therapist_busy_elsewhere') throw new SlotUnavailableError();
+  return { booking: written.booking, replayed: false };
+}
+
+type Range = { start: Temporal.Instant; end: Temporal.Instant };
+
+/** The room is held through its turnover; therapists' locks and the elsewhere check widen by the inter-venue buffer. */
+function holdRanges({ venue, startAt, end }: SlotRequest): { room: Range; therapist: Range; withBuffer: Range } {
+  const buffer = { minutes: venue.inter_venue_buffer_minutes };
+  return {
+    room: { start: startAt, end: end.add({ minutes: venue.room_turnover_buffer_minutes }) },
+    therapist: { start: startAt, end },
+    withBuffer: { start: startAt.subtract(buffer), end: end.add(buffer) },
+  };
+}
+
+/** The rows the booking writes: guest, booking, holds and the broadcast offers. */
+function newBooking(r: SlotRequest, decision: BookingDecision, ranges: ReturnType<typeof holdRanges>): NewBooking {
+  const { body, venue, now } = r;
+  return {
+    guest: {
+      organisationId: venue.organisation_id,
+      firstName: body.guest.first_name,
+      lastName: body.guest.last_name,
+      email: body.guest.email,
+      phone: body.guest.phone ?? null,
+      language: body.guest.language ?? 'fr',
+    },
+    booking: {
+      id: randomUUID(),
+      venue_id: venue.id,
+      treatment_id: r.variant.treatmentId,
+      variant_id: r.variant.id,
+      status: 'pending',
+      start_at: r.startAt.toString(),
+      end_at: r.end.toString(),
+      guest_count: body.guest_count,
+      notes: body.notes ?? null,
+      external_reference: body.external_reference ?? null,
+      external_id: r.externalId,
+      client_type: clientTypeOf(body.external_reference),
+      total_price_minor: r.priceMinor,
+      currency: body.price_paid.currency,
+      created_at: now.toString(),
+      updated_at: now.toString(),
+    },
+    roomId: decision.allocation.roomId,
+    roomRange: tstzrange(ranges.room.start, ranges.room.end),
+    therapistIds: decision.allocation.therapistIds,
+    therapistRange: tstzrange(ranges.therapist.start, ranges.therapist.end),
+    elsewhereRange:
+      venue.inter_venue_buffer_minutes > 0 ? tstzrange(ranges.withBuffer.start, ranges.withBuffer.end) : null,
+    // The broadcast: every qualified therapist free at that slot is offered the booking.
+    offeredTherapistIds: decision.offeredTherapistIds,
+  };
 }

@@ -3,9 +3,9 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, Database } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../shared/instant.js';
+import { isLostRace } from '../db/pg-errors.js';
 import {
   holdKeys,
-  isLostRace,
   lockBooking,
   lockHolds,
   releaseReservations,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
-import { isLostRace } from '../bookings/bookings.repository.js';
+import { isLostRace } from '../db/pg-errors.js';
 import type { FieldProblem } from '../http/domain-errors.js';
 import { tstzrange } from '../shared/instant.js';
 import { ImportValidationError } from './import-error.js';

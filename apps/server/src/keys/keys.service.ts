@@ -1,7 +1,7 @@
 import { type Scope, SCOPES } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
 import { formatApiKey, generateKeyParts, type KeyVault } from '../auth/api-key.js';
-import { isUniqueViolation } from '../bookings/bookings.repository.js';
+import { isUniqueViolation } from '../db/pg-errors.js';
 import type { Db } from '../db/connect.js';
 import { isoFromDb } from '../shared/instant.js';
 import * as repo from './keys.repository.js';
