@@ -4,7 +4,7 @@ import type { KeyVault } from '../src/auth/api-key.js';
 import type { Principal } from '../src/auth/principal.js';
 import { createBooking } from '../src/bookings/create-booking.js';
 import type { Db } from '../src/db/connect.js';
-import { SlotUnavailableError } from '../src/http/domain-errors.js';
+import { SlotUnavailableError } from '../src/errors/domain-errors.js';
 import { SCOPES } from '@spa/contract';
 import {
   makeApiKey,

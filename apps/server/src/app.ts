@@ -9,7 +9,7 @@ import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
 import { bookingsRouter } from './bookings/bookings.router.js';
 import { customersRouter } from './customers/customers.router.js';
-import { RouteNotFoundError } from './http/domain-errors.js';
+import { RouteNotFoundError } from './errors/domain-errors.js';
 import { errorMapper } from './http/error-mapper.js';
 import { jsonBody, rejectBadBody } from './http/json-body.js';
 import { keyRateLimit } from './http/rate-limit.js';

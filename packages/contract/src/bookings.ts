@@ -14,6 +14,17 @@ export const BookingStatus = doc(
 
 export const CancelledBy = z.enum(['partner', 'customer']);
 
+export const ClientType = doc(
+  z.enum(['hotel', 'agency', 'corporate', 'external']),
+  'Derived from external_reference',
+  'hotel',
+);
+
+/** E.164: a plus, a country code and up to 15 digits in all. */
+export const E164_PHONE = /^\+[1-9]\d{6,14}$/;
+/** ISO 639-1: two lower-case letters. */
+export const LANGUAGE_CODE = /^[a-z]{2}$/;
+
 export const Cancellation = z.object({
   fee: Money,
   policy: doc(
@@ -40,7 +51,7 @@ export const Booking = z.object({
   notes: z.string().nullable(),
   external_reference: doc(z.string().nullable(), 'Provenance, source.XXXX', 'hotel.ROOM-412'),
   external_id: doc(z.string().nullable(), "Partner's idempotency key, unique per venue", 'pms-58213'),
-  client_type: doc(z.enum(['hotel', 'agency', 'corporate', 'external']), 'Derived from external_reference', 'hotel'),
+  client_type: ClientType,
   total_price: Money,
   payment_method: z.literal('partner_billed'),
   payment_status: z.literal('paid'),
@@ -58,18 +69,12 @@ export const Guest = z.object({
     'claire.martin@example.com',
   ),
   phone: doc(
-    z
-      .string()
-      .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number such as +33612345678')
-      .nullish(),
+    z.string().regex(E164_PHONE, 'must be an E.164 phone number such as +33612345678').nullish(),
     'E.164',
     '+33612345678',
   ),
   language: doc(
-    z
-      .string()
-      .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as fr')
-      .nullish(),
+    z.string().regex(LANGUAGE_CODE, 'must be an ISO 639-1 code such as fr').nullish(),
     'ISO 639-1, default fr',
     'fr',
   ),

@@ -1,7 +1,7 @@
 import type { RouteMetadata, Scope } from '@spa/contract';
 import type { Request, RequestHandler } from 'express';
 import type { Db } from '../db/connect.js';
-import { InsufficientScopeError, InvalidApiKeyError, MissingApiKeyError } from '../http/domain-errors.js';
+import { InsufficientScopeError, InvalidApiKeyError, MissingApiKeyError } from '../errors/domain-errors.js';
 import { findApiKey } from './api-keys.repository.js';
 import { type KeyVault, parseApiKey } from './api-key.js';
 import type { Principal } from './principal.js';

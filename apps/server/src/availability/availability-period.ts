@@ -1,6 +1,6 @@
 import { MAX_RANGE_DAYS } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
-import { ValidationError } from '../http/domain-errors.js';
+import { ValidationError } from '../errors/domain-errors.js';
 import { FIRST_DATE, LAST_DATE } from '../scheduling/index.js';
 
 export interface Period {

@@ -2,7 +2,7 @@ import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
 import { principalOf } from '../auth/principal.js';
-import { VariantNotFoundError } from '../http/domain-errors.js';
+import { VariantNotFoundError } from '../errors/domain-errors.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import { periodOf } from './availability-period.js';
 import { computeDays, loadSnapshot, toSnapshotVariant } from '../scheduling/index.js';

@@ -1,39 +1,8 @@
 import type { Booking } from '@spa/contract';
-import type { Selectable } from 'kysely';
 import type { z } from 'zod';
-import type { BookingTable } from '../db/schema.js';
+import type { BookingRow } from '../db/columns.js';
 import { isoFromDb } from '../shared/instant.js';
 import { toMoney } from '../shared/money.js';
-
-export const BOOKING_COLUMNS = [
-  'id',
-  'booking_number',
-  'status',
-  'venue_id',
-  'treatment_id',
-  'variant_id',
-  'customer_id',
-  'start_at',
-  'end_at',
-  'guest_count',
-  'notes',
-  'external_reference',
-  'external_id',
-  'client_type',
-  'total_price_minor',
-  'currency',
-  'payment_method',
-  'payment_status',
-  'created_at',
-  'updated_at',
-  'cancelled_at',
-  'cancelled_by',
-  'cancellation_reason',
-  'cancellation_fee_minor',
-  'cancellation_policy_text',
-] as const;
-
-export type BookingRow = Pick<Selectable<BookingTable>, (typeof BOOKING_COLUMNS)[number]>;
 
 /** The one place a booking row becomes the contract's Booking. */
 export function toBooking(row: BookingRow): z.infer<typeof Booking> {
@@ -51,7 +20,7 @@ export function toBooking(row: BookingRow): z.infer<typeof Booking> {
     notes: row.notes,
     external_reference: row.external_reference,
     external_id: row.external_id,
-    client_type: row.client_type as z.infer<typeof Booking>['client_type'],
+    client_type: row.client_type,
     total_price: toMoney(row.total_price_minor, row.currency),
     payment_method: 'partner_billed',
     payment_status: 'paid',

@@ -1,16 +1,13 @@
 import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
-import type { BookingStatus, BookingTable, Database } from '../db/schema.js';
+import type { BookingTable, Database } from '../db/schema.js';
 import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow, snapshotSql } from '../scheduling/index.js';
 import { advisoryLockKey } from '../db/advisory-lock.js';
 import { tstzrange } from '../shared/instant.js';
-import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
+import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 
 type Trx = Transaction<Database>;
-
-/** Statuses that hold a room and therapists (DECISIONS "Availability"). */
-export const LIVE_STATUSES: BookingStatus[] = ['pending', 'awaiting_therapist', 'confirmed'];
 
 export async function findBookingByExternalId(db: Db, venueId: string, externalId: string) {
   return db

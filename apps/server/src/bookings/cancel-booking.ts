@@ -8,14 +8,14 @@ import {
   BookingAlreadyCancelledError,
   BookingForbiddenError,
   BookingNotFoundError,
-} from '../http/domain-errors.js';
+} from '../errors/domain-errors.js';
 import { instantFromDb } from '../shared/instant.js';
 import { canAccessVenue } from '../venues/venue-access.js';
-import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
+import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
+import { LIVE_STATUSES } from '../shared/booking-status.js';
 import {
   findBookingById,
   findVisibleBookingsByExternalId,
-  LIVE_STATUSES,
   lockBooking,
   releaseReservations,
 } from './bookings.repository.js';

@@ -1,8 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { CancellationPolicyJson } from '../db/schema.js';
-import { minorDigits } from '../shared/money.js';
-
-export type CancelledBy = 'partner' | 'customer';
+import type { CancellationPolicyJson, CancelledBy } from '../db/schema.js';
+import { minorDigits, percentOfMinor } from '../shared/money.js';
 
 export interface CancellationFee {
   feeMinor: number;
@@ -38,12 +36,6 @@ export function cancellationFee(input: {
       : `the tier "${plural(tier.min_hours_before, 'hour')} or more before" applies (${tier.fee_percent}% fee)`;
   const amount = (feeMinor / 10 ** minorDigits(input.currency)).toFixed(minorDigits(input.currency));
   return { feeMinor, feePercent, policy: `Cancelled by ${who} ${when}: ${rule}, ${input.currency} ${amount}.` };
-}
-
-/** Half-up rounding in integers: percent in hundredths (basis points) keeps the arithmetic exact. */
-export function percentOfMinor(totalMinor: number, percent: number): number {
-  const basisPoints = Math.round(percent * 100);
-  return Math.floor((totalMinor * basisPoints + 5_000) / 10_000);
 }
 
 function formatHours(hours: number): string {

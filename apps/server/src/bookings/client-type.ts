@@ -1,7 +1,7 @@
+import type { ClientType } from '../db/schema.js';
+
 /** DECISIONS "Bookings": the lower-cased part before the dot names a known source, else `external`. */
 const KNOWN = new Set(['hotel', 'agency', 'corporate']);
-
-export type ClientType = 'hotel' | 'agency' | 'corporate' | 'external';
 
 export function clientTypeOf(externalReference: string | null | undefined): ClientType {
   if (!externalReference) return 'external';

@@ -5,6 +5,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
+import type { BookingRow } from '../db/columns.js';
 import { isLostRace, isUniqueViolation } from '../db/pg-errors.js';
 import type { Database } from '../db/schema.js';
 import {
@@ -13,7 +14,7 @@ import {
   SlotUnavailableError,
   ValidationError,
   VariantNotFoundError,
-} from '../http/domain-errors.js';
+} from '../errors/domain-errors.js';
 import {
   type BookingDecision,
   decideBooking,
@@ -28,7 +29,6 @@ import { tstzrange } from '../shared/instant.js';
 import { toMinor } from '../shared/money.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
-import type { BookingRow } from './booking.mapper.js';
 import {
   findBookingByExternalId,
   holdKeys,

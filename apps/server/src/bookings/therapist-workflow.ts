@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.js';
 import type { BookingStatus, Database } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../shared/instant.js';
 import { isLostRace } from '../db/pg-errors.js';
+import { OperatorError } from '../errors/operator-error.js';
 import {
   holdKeys,
   lockBooking,
@@ -12,8 +13,8 @@ import {
   therapistsBusyElsewhere,
 } from './bookings.repository.js';
 
-/** A refusal the operator reads in the CLI: plain words, no stack. */
-export class BookingWorkflowError extends Error {}
+/** A refusal of a booking workflow step, for the operator (the CLI prints it as any OperatorError). */
+export class BookingWorkflowError extends OperatorError {}
 
 /**
  * A therapist accepts the broadcast (spec 3.1): pending or awaiting_therapist becomes confirmed and the

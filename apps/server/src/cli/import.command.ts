@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { importVenueData } from '../import/import-venue-data.js';
-import { OperatorError } from '../keys/keys.service.js';
+import { OperatorError } from '../errors/operator-error.js';
 import { withOperatorContext } from './operator-context.js';
 
 export const importCommand = new Command('import')

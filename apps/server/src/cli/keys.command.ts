@@ -2,12 +2,12 @@ import { Command, InvalidArgumentError } from 'commander';
 import {
   createKey,
   listKeys,
-  MAX_RATE_LIMIT,
   parseScopes,
   regenerateDashboardKey,
   revealKey,
   revokeKey,
 } from '../keys/keys.service.js';
+import { MAX_RATE_LIMIT } from '../shared/limits.js';
 import { formatTable } from './format-table.js';
 import { withOperatorContext } from './operator-context.js';
 

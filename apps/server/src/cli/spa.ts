@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { BookingWorkflowError } from '../bookings/therapist-workflow.js';
 import { ImportValidationError } from '../import/import-venue-data.js';
-import { OperatorError } from '../keys/keys.service.js';
+import { OperatorError } from '../errors/operator-error.js';
 import { bookingsCommand } from './bookings.command.js';
 import { importCommand } from './import.command.js';
 import { keysCommand } from './keys.command.js';

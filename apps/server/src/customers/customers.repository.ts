@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.js';
-import { BOOKING_COLUMNS } from '../bookings/booking.mapper.js';
+import { BOOKING_COLUMNS } from '../db/columns.js';
 
 /** Customers of the organisation with at least one booking at the venue (any status). */
 export async function listVenueCustomers(

@@ -3,7 +3,7 @@ import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
 import { principalOf } from '../auth/principal.js';
 import { toBooking } from '../bookings/booking.mapper.js';
-import { CustomerNotFoundError } from '../http/domain-errors.js';
+import { CustomerNotFoundError } from '../errors/domain-errors.js';
 import { paginated, pageWindow } from '../http/pagination.js';
 import { isoFromDb } from '../shared/instant.js';
 import { resolveVenue } from '../venues/venue-access.js';

@@ -1,4 +1,10 @@
+import type {
+  BookingStatus as BookingStatusSchema,
+  CancelledBy as CancelledBySchema,
+  ClientType as ClientTypeSchema,
+} from '@spa/contract';
 import type { ColumnType, Generated } from 'kysely';
+import type { z } from 'zod';
 
 /**
  * Kysely table types. Dates, times and instants come back as strings (see type-parsers.ts) and become
@@ -146,7 +152,10 @@ export interface CancellationPolicyJson {
   customer: { min_hours_before: number; fee_percent: number }[];
 }
 
-export type BookingStatus = 'pending' | 'awaiting_therapist' | 'confirmed' | 'completed' | 'no_show' | 'cancelled';
+/** The contract's enums are the one definition; the columns hold exactly their values. */
+export type BookingStatus = z.infer<typeof BookingStatusSchema>;
+export type CancelledBy = z.infer<typeof CancelledBySchema>;
+export type ClientType = z.infer<typeof ClientTypeSchema>;
 
 export interface BookingTable {
   id: string;
@@ -162,7 +171,7 @@ export interface BookingTable {
   notes: string | null;
   external_reference: string | null;
   external_id: string | null;
-  client_type: string;
+  client_type: ClientType;
   total_price_minor: Int8;
   currency: string;
   payment_method: ColumnType<string, string | undefined, string>;
@@ -171,7 +180,7 @@ export interface BookingTable {
   created_at: DefaultedInstant;
   updated_at: DefaultedInstant;
   cancelled_at: string | null;
-  cancelled_by: string | null;
+  cancelled_by: CancelledBy | null;
   cancellation_reason: string | null;
   cancellation_fee_minor: Int8 | null;
   cancellation_policy_text: string | null;

@@ -1,7 +1,7 @@
 import { ErrorText } from '@spa/contract';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
-import { DomainError, InvalidJsonError, PayloadTooLargeError, ValidationError } from './domain-errors.js';
+import { DomainError, InvalidJsonError, PayloadTooLargeError, ValidationError } from '../errors/domain-errors.js';
 import { problemsOf } from './zod-problems.js';
 import { requestIdOf } from './request-id.js';
 

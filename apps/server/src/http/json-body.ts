@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { ValidationError } from './domain-errors.js';
+import { ValidationError } from '../errors/domain-errors.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const parse = express.json({ limit: '100kb', strict: true, type: JSON_TYPES });

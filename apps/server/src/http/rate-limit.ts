@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { principalOf } from '../auth/principal.js';
-import { RateLimitedError } from './domain-errors.js';
+import { RateLimitedError } from '../errors/domain-errors.js';
 
 /** Spec 8: the soft read limit, for the three catalogue reads. */
 const SOFT_READ_LIMIT = 60;

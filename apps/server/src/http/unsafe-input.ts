@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ValidationError } from './domain-errors.js';
+import { ValidationError } from '../errors/domain-errors.js';
 
 /**
  * A path Express cannot percent-decode (`/v1/venues/%E9`) would fail inside its router with a URIError.

@@ -1,5 +1,5 @@
 import type { ZodError, ZodIssue } from 'zod';
-import type { FieldProblem } from './domain-errors.js';
+import type { FieldProblem } from '../errors/domain-errors.js';
 
 /**
  * Turns zod issues into one human sentence per field, prefixed by its dotted path

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { FieldProblem } from '../http/domain-errors.js';
+import type { FieldProblem } from '../errors/domain-errors.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';
 

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../http/domain-errors.js';
+import type { FieldProblem } from '../errors/domain-errors.js';
 
 /** Every problem of the file, each with its JSON path; nothing was written. */
 export class ImportValidationError extends Error {

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import type { KeyVault } from '../auth/api-key.js';
-import { LIVE_STATUSES } from '../bookings/bookings.repository.js';
+import { LIVE_STATUSES } from '../shared/booking-status.js';
 import type { Db } from '../db/connect.js';
 import { sentence } from '../http/zod-problems.js';
 import { checkAgainstDatabase } from './check-database.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import { isLostRace } from '../db/pg-errors.js';
-import type { FieldProblem } from '../http/domain-errors.js';
+import type { FieldProblem } from '../errors/domain-errors.js';
 import { tstzrange } from '../shared/instant.js';
 import { ImportValidationError } from './import-error.js';
 import type { VenueData } from './venue-data.schema.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FieldProblem } from '../http/domain-errors.js';
+import type { FieldProblem } from '../errors/domain-errors.js';
 import { validateReferences } from './validate-references.js';
 import { type VenueData, VenueDataFile } from './venue-data.schema.js';
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { clientTypeOf } from '../bookings/client-type.js';
-import { LIVE_STATUSES } from '../bookings/bookings.repository.js';
-import type { FieldProblem } from '../http/domain-errors.js';
+import { LIVE_STATUSES } from '../shared/booking-status.js';
+import type { FieldProblem } from '../errors/domain-errors.js';
 import { toMinor } from '../shared/money.js';
 import { placeReservations } from './place-reservations.js';
 import type { VenueData } from './venue-data.schema.js';
@@ -29,7 +29,7 @@ const FILE_COLUMNS = [
 
 /** The file has no cancellation record; an imported cancellation says so instead of inventing a fee. */
 const IMPORTED_CANCELLATION = {
-  cancelled_by: 'partner',
+  cancelled_by: 'partner' as const,
   reason: 'Imported as cancelled',
   policy: 'Imported as cancelled; no cancellation fee was recorded.',
 };

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../http/domain-errors.js';
+import type { FieldProblem } from '../errors/domain-errors.js';
 import { validateVenue } from './validate-venues.js';
 import type { VenueData } from './venue-data.schema.js';
 import { duplicates, isBefore, isInstantBefore, type Report } from './validation-helpers.js';

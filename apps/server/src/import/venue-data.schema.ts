@@ -1,5 +1,5 @@
-import { chars, CurrencyCode, MAX_PRICE, Money, Scope } from '@spa/contract';
-import { MAX_RATE_LIMIT } from '../keys/keys.service.js';
+import { BookingStatus, chars, CurrencyCode, E164_PHONE, LANGUAGE_CODE, MAX_PRICE, Money, Scope } from '@spa/contract';
+import { MAX_RATE_LIMIT } from '../shared/limits.js';
 import { z } from 'zod';
 import { minorDigits, toMinor } from '../shared/money.js';
 
@@ -199,16 +199,8 @@ const customer = z
     first_name: text,
     last_name: text,
     email: z.string().email('must be a valid email address'),
-    phone: z
-      .string()
-      .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number')
-      .nullable()
-      .optional()
-      .default(null),
-    language: z
-      .string()
-      .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code')
-      .default('fr'),
+    phone: z.string().regex(E164_PHONE, 'must be an E.164 phone number').nullable().optional().default(null),
+    language: z.string().regex(LANGUAGE_CODE, 'must be an ISO 639-1 code').default('fr'),
   })
   .strict();
 
@@ -219,7 +211,7 @@ const booking = z
     variant_id: id,
     customer_id: id,
     start_at: instant,
-    status: z.enum(['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled']),
+    status: z.enum(BookingStatus.options),
     guest_count: z.number().int().min(1).max(20).default(1),
     total_price: money,
     external_id: optionalText,

@@ -3,12 +3,11 @@ import { Temporal } from 'temporal-polyfill';
 import { formatApiKey, generateKeyParts, type KeyVault } from '../auth/api-key.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import type { Db } from '../db/connect.js';
+import { OperatorError } from '../errors/operator-error.js';
 import { isoFromDb } from '../shared/instant.js';
+import { MAX_RATE_LIMIT } from '../shared/limits.js';
 import * as repo from './keys.repository.js';
 import { findVenue } from '../venues/venues.repository.js';
-
-/** A refusal the operator reads in the CLI: plain words, no stack. */
-export class OperatorError extends Error {}
 
 /** Partners get the four released scopes unless the operator grants more (DECISIONS). */
 export const DEFAULT_SCOPES: Scope[] = ['venues:read', 'treatments:read', 'customers:read', 'bookings:read'];
@@ -27,9 +26,6 @@ export interface CreateKeyInput {
   rateLimitPerMin?: number | undefined;
   kind?: 'dashboard' | 'operator';
 }
-
-/** Requests per minute a key may be given: far above any partner, and within the database's integer. */
-export const MAX_RATE_LIMIT = 1_000_000;
 
 /** `--scopes a,b` as scopes; unknown names are refused with the list of known ones. */
 export function parseScopes(list: string | undefined): Scope[] {

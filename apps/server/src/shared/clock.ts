@@ -6,13 +6,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Temporal.Now.instant() };
-
-export function fixedClock(iso: string): Clock & { set(iso: string): void } {
-  let current = Temporal.Instant.from(iso);
-  return {
-    now: () => current,
-    set: (next: string) => {
-      current = Temporal.Instant.from(next);
-    },
-  };
-}

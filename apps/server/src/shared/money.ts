@@ -27,3 +27,9 @@ export function toMinor(amount: number, currency: string): number | undefined {
   // Tolerates binary noise (0.1 + 0.2) but not a real extra decimal.
   return Math.abs(scaled - minor) < 1e-6 && Number.isSafeInteger(minor) ? minor : undefined;
 }
+
+/** A percentage of an amount in minor units, rounded half-up; percent in basis points keeps the arithmetic exact. */
+export function percentOfMinor(totalMinor: number, percent: number): number {
+  const basisPoints = Math.round(percent * 100);
+  return Math.floor((totalMinor * basisPoints + 5_000) / 10_000);
+}

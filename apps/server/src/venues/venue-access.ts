@@ -1,7 +1,7 @@
 import { isUuid } from '@spa/contract';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
-import { ForbiddenError, VenueNotFoundError } from '../http/domain-errors.js';
+import { ForbiddenError, VenueNotFoundError } from '../errors/domain-errors.js';
 import { findVenue, findVenueWithVariant, type VenueKey, type VenueRow } from './venues.repository.js';
 
 /**

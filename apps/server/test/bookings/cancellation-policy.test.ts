@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { cancellationFee, percentOfMinor } from '../../src/bookings/cancellation-policy.js';
+import { cancellationFee } from '../../src/bookings/cancellation-policy.js';
+import { percentOfMinor } from '../../src/shared/money.js';
 import type { CancellationPolicyJson } from '../../src/db/schema.js';
 import { DEFAULT_POLICY } from '../support/factories.js';
 

@@ -1,11 +1,11 @@
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyVault, parseApiKey } from '../../src/auth/api-key.js';
+import { OperatorError } from '../../src/errors/operator-error.js';
 import { importVenueData } from '../../src/import/import-venue-data.js';
 import {
   createKey,
   listKeys,
-  OperatorError,
   parseScopes,
   regenerateDashboardKey,
   revealKey,

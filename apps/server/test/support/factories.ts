@@ -165,7 +165,7 @@ export async function makeBooking(
     start_at: '2026-10-01T09:00:00Z',
     end_at: '2026-10-01T10:00:00Z',
     guest_count: 1,
-    client_type: 'external',
+    client_type: 'external' as const,
     total_price_minor: 9000,
     currency: 'EUR',
     ...overrides,

@@ -1,0 +1,4 @@
+import type { BookingStatus } from '../db/schema.js';
+
+/** Statuses that hold a room and therapists (DECISIONS "Availability"). */
+export const LIVE_STATUSES: readonly BookingStatus[] = ['pending', 'awaiting_therapist', 'confirmed'];
