@@ -2,515 +2,79 @@
 -- createBooking (bookings/create-booking.ts) with an external_id and an inter-venue buffer, statement by statement.
 
 -- 1.
-select
-  "id",
-  "slug",
-  "name",
-  "name_en",
-  "description",
-  "description_en",
-  "address",
-  "postal_code",
-  "city",
-  "country",
-  "currency",
-  "venue_type",
-  "timezone",
-  "image",
-  "cover_image",
-  "organisation_id",
-  "status",
-  "landing_subtitle",
-  "vat",
-  "opening_time",
-  "closing_time",
-  "slot_interval",
-  "schedule_type",
-  "days_of_week",
-  "recurrence_interval",
-  "recurring_start_date",
-  "recurring_end_date",
-  "offert",
-  "booking_hold_enabled",
-  "booking_hold_duration_minutes",
-  "allow_out_of_hours_booking",
-  "out_of_hours_surcharge_percent",
-  "room_turnover_buffer_minutes",
-  "inter_venue_buffer_minutes",
-  "cancellation_policy",
-  (
-    select
-      to_json(obj)
-    from
-      (
-        select
-          "variants"."id",
-          "variants"."treatment_id",
-          "variants"."duration_minutes",
-          "treatments"."lead_time_minutes",
-          "treatments"."required_skills"
-        from
-          "variants"
-          inner join "treatments" on "treatments"."id" = "variants"."treatment_id"
-        where
-          "variants"."id" = $1
-          and "treatments"."venue_id" = "venues"."id"
-      ) as obj
-  ) as "variant"
-from
-  "venues"
-where
-  "id" = $2;
+select "id", "slug", "name", "name_en", "description", "description_en", "address", "postal_code", "city", "country", "currency", "venue_type", "timezone", "image", "cover_image", "organisation_id", "status", "landing_subtitle", "vat", "opening_time", "closing_time", "slot_interval", "schedule_type", "days_of_week", "recurrence_interval", "recurring_start_date", "recurring_end_date", "offert", "booking_hold_enabled", "booking_hold_duration_minutes", "allow_out_of_hours_booking", "out_of_hours_surcharge_percent", "room_turnover_buffer_minutes", "inter_venue_buffer_minutes", "cancellation_policy", (select to_json(obj) from (select "variants"."id", "variants"."treatment_id", "variants"."duration_minutes", "treatments"."lead_time_minutes", "treatments"."required_skills" from "variants" inner join "treatments" on "treatments"."id" = "variants"."treatment_id" where "variants"."id" = $1 and "treatments"."venue_id" = "venues"."id") as obj) as "variant"
+from "venues"
+where "id" = $2;
 
 -- 2.
-select
-  s.*,
-  pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint) as claim_locked,
-  (
-    select
-      id
-    from
-      bookings
-    where
-      venue_id = $2
-      and external_id = $3
-  ) as claim_existing_id
-from
-  (
-    with
-      w as (
-        select
-          tstzrange ($4::timestamptz, $5::timestamptz) as r
-      ),
-      eligible_rooms as (
-        select
-          r.id,
-          r.capacity
-        from
-          rooms r
-        where
-          r.venue_id = $6
-          and (
-            not exists (
-              select
-                1
-              from
-                treatment_rooms tr
-              where
-                tr.treatment_id = $7
-            )
-            or exists (
-              select
-                1
-              from
-                treatment_rooms tr
-              where
-                tr.treatment_id = $8
-                and tr.room_id = r.id
-            )
-          )
-      ),
-      qualified as (
-        select
-          t.id
-        from
-          therapists t
-        where
-          t.organisation_id = $9
-          and t.skills @> $10::text[]
-          and (
-            exists (
-              select
-                1
-              from
-                therapist_shifts s
-              where
-                s.therapist_id = t.id
-                and s.venue_id = $11
-            )
-            or exists (
-              select
-                1
-              from
-                therapist_shift_overrides o
-              where
-                o.therapist_id = t.id
-                and o.venue_id = $12
-            )
-          )
-      )
-    select
-      (
-        select
-          coalesce(
-            json_agg(json_build_object('date', o.date, 'opening_time', o.opening_time, 'closing_time', o.closing_time)),
-            '[]'
-          )
-        from
-          one_time_openings o
-        where
-          o.venue_id = $13
-          and o.date between $14::date and $15::date
-      ) as openings,
-      (
-        select
-          coalesce(
-            json_agg(
-              json_build_object(
-                'daily',
-                b.daily,
-                'start_time',
-                b.start_time,
-                'end_time',
-                b.end_time,
-                'start_ms',
-                extract(
-                  epoch
-                  from
-                    b.start_at
-                ) * 1000,
-                'end_ms',
-                extract(
-                  epoch
-                  from
-                    b.end_at
-                ) * 1000
-              )
-            ),
-            '[]'
-          )
-        from
-          venue_blocks b,
-          w
-        where
-          b.venue_id = $16
-          and (
-            b.daily
-            or tstzrange (b.start_at, b.end_at) && w.r
-          )
-      ) as blocks,
-      (
-        select
-          coalesce(
-            json_agg(
-              json_build_object('id', e.id, 'capacity', e.capacity)
-              order by
-                e.id
-            ),
-            '[]'
-          )
-        from
-          eligible_rooms e
-      ) as rooms,
-      (
-        select
-          coalesce(
-            json_agg(
-              json_build_object(
-                'room_id',
-                h.room_id,
-                'start_ms',
-                extract(
-                  epoch
-                  from
-                    lower(h.during)
-                ) * 1000,
-                'end_ms',
-                extract(
-                  epoch
-                  from
-                    upper(h.during)
-                ) * 1000
-              )
-            ),
-            '[]'
-          )
-        from
-          room_reservations h,
-          w
-        where
-          h.room_id in (
-            select
-              id
-            from
-              eligible_rooms
-          )
-          and h.during && w.r
-      ) as room_holds,
-      (
-        select
-          coalesce(
-            json_agg(
-              q.id
-              order by
-                q.id
-            ),
-            '[]'
-          )
-        from
-          qualified q
-      ) as therapist_ids,
-      (
-        select
-          coalesce(
-            json_agg(
-              json_build_object(
-                'therapist_id',
-                s.therapist_id,
-                'days_of_week',
-                s.days_of_week,
-                'start_time',
-                s.start_time,
-                'end_time',
-                s.end_time
-              )
-            ),
-            '[]'
-          )
-        from
-          therapist_shifts s
-        where
-          s.venue_id = $17
-          and s.therapist_id in (
-            select
-              id
-            from
-              qualified
-          )
-      ) as shifts,
-      (
-        select
-          coalesce(
-            json_agg(
-              json_build_object('therapist_id', o.therapist_id, 'date', o.date, 'start_time', o.start_time, 'end_time', o.end_time)
-            ),
-            '[]'
-          )
-        from
-          therapist_shift_overrides o
-        where
-          o.venue_id = $18
-          and o.therapist_id in (
-            select
-              id
-            from
-              qualified
-          )
-          and o.date between $19::date and $20::date
-      ) as overrides,
-      (
-        select
-          coalesce(
-            json_agg(
-              json_build_object(
-                'therapist_id',
-                a.therapist_id,
-                'start_ms',
-                extract(
-                  epoch
-                  from
-                    a.start_at
-                ) * 1000,
-                'end_ms',
-                extract(
-                  epoch
-                  from
-                    a.end_at
-                ) * 1000
-              )
-            ),
-            '[]'
-          )
-        from
-          therapist_absences a,
-          w
-        where
-          a.therapist_id in (
-            select
-              id
-            from
-              qualified
-          )
-          and tstzrange (a.start_at, a.end_at) && w.r
-      ) as absences,
-      (
-        select
-          coalesce(
-            json_agg(
-              json_build_object(
-                'therapist_id',
-                h.therapist_id,
-                'venue_id',
-                h.venue_id,
-                'start_ms',
-                extract(
-                  epoch
-                  from
-                    lower(h.during)
-                ) * 1000,
-                'end_ms',
-                extract(
-                  epoch
-                  from
-                    upper(h.during)
-                ) * 1000
-              )
-            ),
-            '[]'
-          )
-        from
-          therapist_reservations h,
-          w
-        where
-          h.therapist_id in (
-            select
-              id
-            from
-              qualified
-          )
-          and h.during && w.r
-      ) as therapist_holds
-  ) s;
+select s.*,
+         pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint) as claim_locked,
+         (select id from bookings where venue_id = $2 and external_id = $3) as claim_existing_id
+  from (
+  with w as (select tstzrange($4::timestamptz, $5::timestamptz) as r),
+  eligible_rooms as (
+    select r.id, r.capacity from rooms r
+    where r.venue_id = $6
+      and (not exists (select 1 from treatment_rooms tr where tr.treatment_id = $7)
+           or exists (select 1 from treatment_rooms tr where tr.treatment_id = $8 and tr.room_id = r.id))
+  ),
+  qualified as (
+    select t.id from therapists t
+    where t.organisation_id = $9 and t.skills @> $10::text[]
+      and (exists (select 1 from therapist_shifts s where s.therapist_id = t.id and s.venue_id = $11)
+           or exists (select 1 from therapist_shift_overrides o where o.therapist_id = t.id and o.venue_id = $12))
+  )
+  select
+    (select coalesce(json_agg(json_build_object('date', o.date, 'opening_time', o.opening_time, 'closing_time', o.closing_time)), '[]')
+       from one_time_openings o where o.venue_id = $13 and o.date between $14::date and $15::date) as openings,
+    (select coalesce(json_agg(json_build_object('daily', b.daily, 'start_time', b.start_time, 'end_time', b.end_time,
+              'start_ms', extract(epoch from b.start_at) * 1000, 'end_ms', extract(epoch from b.end_at) * 1000)), '[]')
+       from venue_blocks b, w where b.venue_id = $16 and (b.daily or tstzrange(b.start_at, b.end_at) && w.r)) as blocks,
+    (select coalesce(json_agg(json_build_object('id', e.id, 'capacity', e.capacity) order by e.id), '[]') from eligible_rooms e) as rooms,
+    (select coalesce(json_agg(json_build_object('room_id', h.room_id,
+              'start_ms', extract(epoch from lower(h.during)) * 1000, 'end_ms', extract(epoch from upper(h.during)) * 1000)), '[]')
+       from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r) as room_holds,
+    (select coalesce(json_agg(q.id order by q.id), '[]') from qualified q) as therapist_ids,
+    (select coalesce(json_agg(json_build_object('therapist_id', s.therapist_id, 'days_of_week', s.days_of_week,
+              'start_time', s.start_time, 'end_time', s.end_time)), '[]')
+       from therapist_shifts s where s.venue_id = $17 and s.therapist_id in (select id from qualified)) as shifts,
+    (select coalesce(json_agg(json_build_object('therapist_id', o.therapist_id, 'date', o.date,
+              'start_time', o.start_time, 'end_time', o.end_time)), '[]')
+       from therapist_shift_overrides o
+       where o.venue_id = $18 and o.therapist_id in (select id from qualified) and o.date between $19::date and $20::date) as overrides,
+    (select coalesce(json_agg(json_build_object('therapist_id', a.therapist_id,
+              'start_ms', extract(epoch from a.start_at) * 1000, 'end_ms', extract(epoch from a.end_at) * 1000)), '[]')
+       from therapist_absences a, w where a.therapist_id in (select id from qualified) and tstzrange(a.start_at, a.end_at) && w.r) as absences,
+    (select coalesce(json_agg(json_build_object('therapist_id', h.therapist_id, 'venue_id', h.venue_id,
+              'start_ms', extract(epoch from lower(h.during)) * 1000, 'end_ms', extract(epoch from upper(h.during)) * 1000)), '[]')
+       from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r) as therapist_holds
+) s;
 
 -- 3.
-select
-  pg_advisory_xact_lock(('x' || substr(md5("k"."key"), 1, 16))::bit(64)::bigint)
-from
-  unnest($1::text[]) with ordinality as k (key, n)
-order by
-  n;
+select pg_advisory_xact_lock(('x' || substr(md5("k"."key"), 1, 16))::bit(64)::bigint)
+from unnest($1::text[]) with ordinality as k(key, n) order by n;
 
 -- 4.
-with
-  customer as (
-    insert into
-      customers (id, organisation_id, first_name, last_name, email, phone, language)
-    select
-      gen_random_uuid(),
-      $1,
-      $2,
-      $3,
-      $4,
-      $5,
-      $6
-    where
-      not exists (
-        select
-          1
-        from
-          therapist_reservations h
-        where
-          h.therapist_id = any ($7::uuid[])
-          and h.venue_id <> $8
-          and h.during && $9::tstzrange
-      )
-    on conflict (organisation_id, lower(email)) do update
-    set
-      email = customers.email
-    returning
-      id
-  ),
-  booking as (
-    insert into
-      bookings (
-        id,
-        venue_id,
-        treatment_id,
-        variant_id,
-        customer_id,
-        status,
-        start_at,
-        end_at,
-        guest_count,
-        notes,
-        external_reference,
-        external_id,
-        client_type,
-        total_price_minor,
-        currency,
-        created_at,
-        updated_at
-      )
-    select
-      $10,
-      $11,
-      $12,
-      $13,
-      customer.id,
-      $14,
-      $15,
-      $16,
-      $17,
-      $18,
-      $19,
-      $20,
-      $21,
-      $22,
-      $23,
-      $24,
-      $25
-    from
-      customer
-    returning
-      "id",
-      "booking_number",
-      "status",
-      "venue_id",
-      "treatment_id",
-      "variant_id",
-      "customer_id",
-      "start_at",
-      "end_at",
-      "guest_count",
-      "notes",
-      "external_reference",
-      "external_id",
-      "client_type",
-      "total_price_minor",
-      "currency",
-      "payment_method",
-      "payment_status",
-      "created_at",
-      "updated_at",
-      "cancelled_at",
-      "cancelled_by",
-      "cancellation_reason",
-      "cancellation_fee_minor",
-      "cancellation_policy_text"
-  ),
-  room_hold as (
-    insert into
-      room_reservations (booking_id, room_id, during)
-    select
-      booking.id,
-      $26,
-      $27::tstzrange
-    from
-      booking
-  ),
-  therapist_holds as (
-    insert into
-      therapist_reservations (booking_id, therapist_id, venue_id, during)
-    select
-      booking.id,
-      t.id,
-      booking.venue_id,
-      $28::tstzrange
-    from
-      booking,
-      unnest($29::uuid[]) as t (id)
-  ),
-  offers as (
-    insert into
-      booking_offers (booking_id, therapist_id)
-    select
-      booking.id,
-      t.id
-    from
-      booking,
-      unnest($30::uuid[]) as t (id)
-  )
-select
-  *
-from
-  booking;
+with customer as (
+  insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
+  select gen_random_uuid(), $1, $2, $3, $4, $5, $6
+  where not exists (select 1 from therapist_reservations h
+where h.therapist_id = any($7::uuid[]) and h.venue_id <> $8 and h.during && $9::tstzrange)
+  on conflict (organisation_id, lower(email)) do update set email = customers.email
+  returning id
+), booking as (
+  insert into bookings (id, venue_id, treatment_id, variant_id, customer_id, status, start_at, end_at, guest_count, notes,
+                        external_reference, external_id, client_type, total_price_minor, currency, created_at, updated_at)
+  select $10, $11, $12, $13, customer.id, $14, $15, $16, $17,
+         $18, $19, $20, $21, $22, $23, $24, $25
+  from customer
+  returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text"
+), room_hold as (
+  insert into room_reservations (booking_id, room_id, during) select booking.id, $26, $27::tstzrange from booking
+), therapist_holds as (
+  insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
+  select booking.id, t.id, booking.venue_id, $28::tstzrange from booking, unnest($29::uuid[]) as t(id)
+), offers as (
+  insert into booking_offers (booking_id, therapist_id) select booking.id, t.id from booking, unnest($30::uuid[]) as t(id)
+)
+select * from booking;

@@ -2,57 +2,22 @@
 -- finishBooking (bookings/therapist-workflow.ts) as completed, statement by statement.
 
 -- 1.
-select
-  "id",
-  "booking_number",
-  "status",
-  "venue_id",
-  "treatment_id",
-  "variant_id",
-  "customer_id",
-  "start_at",
-  "end_at",
-  "guest_count",
-  "notes",
-  "external_reference",
-  "external_id",
-  "client_type",
-  "total_price_minor",
-  "currency",
-  "payment_method",
-  "payment_status",
-  "created_at",
-  "updated_at",
-  "cancelled_at",
-  "cancelled_by",
-  "cancellation_reason",
-  "cancellation_fee_minor",
-  "cancellation_policy_text",
-  "therapist_id"
-from
-  "bookings"
-where
-  "id" = $1
-for update;
+select "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "therapist_id"
+from "bookings"
+where "id" = $1 for update;
 
 -- 2.
-delete from "room_reservations"
-where
-  "booking_id" = $1;
+delete
+from "room_reservations"
+where "booking_id" = $1;
 
 -- 3.
-delete from "therapist_reservations"
-where
-  "booking_id" = $1;
+delete
+from "therapist_reservations"
+where "booking_id" = $1;
 
 -- 4.
 update "bookings"
-set
-  "status" = $1,
-  "updated_at" = $2
-where
-  "id" = $3
-returning
-  "id",
-  "status",
-  "therapist_id";
+set "status" = $1, "updated_at" = $2
+where "id" = $3
+returning "id", "status", "therapist_id";
