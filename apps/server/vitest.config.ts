@@ -14,6 +14,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Files of a worker share the module cache and the worker's PGlite instances (test/support/test-db.ts): each
+    // file still gets an empty database, without paying the imports and the WebAssembly start-up again.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects,

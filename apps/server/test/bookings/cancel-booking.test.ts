@@ -1,33 +1,28 @@
 import { SCOPES } from '@spa/contract';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isoFromDb } from '../../src/shared/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeBooking, makeCustomer, makeTreatment, makeVenue } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { coded, REQUEST_ID } from '../support/api.js';
+import { setup } from '../support/test-app.js';
 
 const NOW = '2026-11-22T08:00:00Z';
-const RID = 'req-cancel-booking';
 
 type Venue = Awaited<ReturnType<typeof makeBookableVenue>>;
 
 describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
-  let ctx: TestContext;
+  const ctx = setup({ now: NOW });
   let f: Venue;
   beforeAll(async () => {
-    ctx = await createTestContext({ now: NOW });
     // One room and one therapist, the default policy: partner 24 h 0% / 2 h 50% / 0 h 100%, customer 48 h 0% / 0 h 100%.
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 1, therapists: 1 });
   });
   beforeEach(() => ctx.clock.set(NOW));
-  afterAll(() => ctx.close());
 
   const book = async (start: string, extra: object = {}, v: Venue = f) => {
     ctx.clock.set(NOW);
-    const res = await request(ctx.app)
-      .post(`/v1/venues/${v.venue.id}/bookings`)
-      .set('Authorization', `Bearer ${v.key}`)
-      .send(bookingBody(v.variant.id, { start_at: start, ...extra }));
+    const res = await ctx.api.book(v.venue.id, bookingBody(v.variant.id, { start_at: start, ...extra }), v.key);
     expect(res.status).toBe(201);
     return res.body.data as {
       id: string;
@@ -37,11 +32,6 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       created_at: string;
     };
   };
-  const cancel = (ref: string, body: object = { reason: 'Guest changed plans' }, key: string | null = f.key) => {
-    const req = request(ctx.app).post(`/v1/bookings/${ref}/cancel`).set('X-Request-Id', RID);
-    return (key ? req.set('Authorization', `Bearer ${key}`) : req).send(body);
-  };
-  const coded = (error: string, message: string) => ({ error, message, request_id: RID });
   const slotStarts = async (date: string, v: Venue = f) =>
     (
       await request(ctx.app)
@@ -66,7 +56,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
     it('cancels by UUID: the full booking, status cancelled, with the cancellation block', async () => {
       const booking = await book('2026-11-30T09:00:00Z', { external_id: 'pms-full', notes: 'Late check-in' });
       ctx.clock.set('2026-11-25T10:00:00Z');
-      const res = await cancel(booking.id, { reason: 'Guest changed plans' });
+      const res = await ctx.api.cancel(booking.id, f.key, { reason: 'Guest changed plans' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         data: {
@@ -116,7 +106,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       const booking = await book('2026-12-01T09:00:00Z');
       expect(await holdCount(booking.id)).toBe(2);
       expect(await slotStarts('2026-12-01')).not.toContain('2026-12-01T09:00:00Z');
-      expect((await cancel(booking.id)).status).toBe(200);
+      expect((await ctx.api.cancel(booking.id, f.key)).status).toBe(200);
       expect(await holdCount(booking.id)).toBe(0);
       expect(await slotStarts('2026-12-01')).toContain('2026-12-01T09:00:00Z');
       const again = await book('2026-12-01T09:00:00Z');
@@ -125,7 +115,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
 
     it('cancels by ext:{external_id}', async () => {
       const booking = await book('2026-12-02T09:00:00Z', { external_id: 'pms-77' });
-      const res = await cancel('ext:pms-77');
+      const res = await ctx.api.cancel('ext:pms-77', f.key);
       expect([res.status, res.body.data.id, res.body.data.status, res.body.data.external_id]).toEqual([
         200,
         booking.id,
@@ -142,7 +132,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
           { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id },
           { status, start_at: '2026-12-20T09:00:00Z', end_at: '2026-12-20T10:00:00Z' },
         );
-        const res = await cancel(row.id);
+        const res = await ctx.api.cancel(row.id, f.key);
         expect([res.status, res.body.data.status], status).toEqual([200, 'cancelled']);
       }
     });
@@ -158,7 +148,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
     ) => {
       const booking = await book(start, extra, v);
       ctx.clock.set(now);
-      const res = await cancel(booking.id, body, v.key);
+      const res = await ctx.api.cancel(booking.id, v.key, body);
       expect(res.status, now).toBe(200);
       const { fee, policy, cancelled_at, cancelled_by } = res.body.data.cancellation;
       expect(cancelled_at).toBe(now);
@@ -261,7 +251,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
   describe('errors', () => {
     it('answers 404 BOOKING_NOT_FOUND for an unknown UUID, an unknown ext:, an empty ext: and a garbage id', async () => {
       for (const ref of ['00000000-0000-4000-8000-000000000000', 'ext:nope', 'ext:', 'bkg_123', 'not-a-uuid-at-all']) {
-        const res = await cancel(ref);
+        const res = await ctx.api.cancel(ref, f.key);
         expect([res.status, res.body], ref).toEqual([404, coded('BOOKING_NOT_FOUND', 'Booking not found')]);
       }
     });
@@ -270,15 +260,15 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
       const booking = await book('2026-12-05T09:00:00Z', { external_id: 'mine' });
       const forbidden = coded('FORBIDDEN', 'This booking belongs to a venue your key cannot access');
       const other = await makeBookableVenue(ctx.db, ctx.vault);
-      const foreign = await cancel(booking.id, undefined, other.key);
+      const foreign = await ctx.api.cancel(booking.id, other.key);
       expect([foreign.status, foreign.body]).toEqual([403, forbidden]);
       // ext: looks only among the bookings the key can see, so another organisation's key does not find it.
-      const byExt = await cancel('ext:mine', undefined, other.key);
+      const byExt = await ctx.api.cancel('ext:mine', other.key);
       expect([byExt.status, byExt.body]).toEqual([404, coded('BOOKING_NOT_FOUND', 'Booking not found')]);
 
       const sibling = await makeVenue(ctx.db, f.organisation.id);
       const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: sibling.id });
-      const outside = await cancel(booking.id, undefined, restricted);
+      const outside = await ctx.api.cancel(booking.id, restricted);
       expect([outside.status, outside.body]).toEqual([403, forbidden]);
       const row = await ctx.db
         .selectFrom('bookings')
@@ -292,9 +282,9 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
     it('answers 422 BOOKING_ALREADY_CANCELLED for cancelled, completed and no_show bookings, changing nothing', async () => {
       const booking = await book('2026-12-06T09:00:00Z');
       ctx.clock.set('2026-11-23T08:00:00Z');
-      const first = await cancel(booking.id, { reason: 'first' });
+      const first = await ctx.api.cancel(booking.id, f.key, { reason: 'first' });
       ctx.clock.set('2026-11-24T08:00:00Z');
-      const second = await cancel(booking.id, { reason: 'second', cancelled_by: 'customer' });
+      const second = await ctx.api.cancel(booking.id, f.key, { reason: 'second', cancelled_by: 'customer' });
       expect([second.status, second.body]).toEqual([
         422,
         coded('BOOKING_ALREADY_CANCELLED', 'Booking is already cancelled and cannot be cancelled'),
@@ -322,7 +312,7 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
           { status, external_id: `done-${status}` },
         );
         for (const ref of [done.id, `ext:done-${status}`]) {
-          const res = await cancel(ref);
+          const res = await ctx.api.cancel(ref, f.key);
           expect([res.status, res.body], ref).toEqual([
             422,
             coded('BOOKING_ALREADY_CANCELLED', `Booking is already ${word} and cannot be cancelled`),
@@ -359,14 +349,14 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
           ),
         );
       }
-      const res = await cancel('ext:twice');
+      const res = await ctx.api.cancel('ext:twice', f.key);
       expect([res.status, res.body]).toEqual([
         409,
         coded('AMBIGUOUS_EXTERNAL_ID', 'This external id matches bookings at several venues; cancel by booking id'),
       ]);
 
       const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: sibling.id });
-      const one = await cancel('ext:twice', undefined, restricted);
+      const one = await ctx.api.cancel('ext:twice', restricted);
       expect([one.status, one.body.data.id]).toEqual([200, rows[1]!.id]);
     });
 
@@ -379,10 +369,10 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
         [{ reason: 'ok', cancelled_by: 'hotel' }, 'cancelled_by', 'cancelled_by must be one of partner, customer'],
       ];
       for (const [body, path, message] of cases) {
-        const res = await cancel(booking.id, body);
+        const res = await ctx.api.cancel(booking.id, f.key, body);
         expect([res.status, res.body], message).toEqual([
           400,
-          { error: message, details: [{ path, message }], request_id: RID },
+          { error: message, details: [{ path, message }], request_id: REQUEST_ID },
         ]);
       }
       expect(await holdCount(booking.id)).toBe(2);
@@ -390,15 +380,15 @@ describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
 
     it('answers 401 without a key and 403 Insufficient scope without bookings:write', async () => {
       const booking = await book('2026-12-08T09:00:00Z');
-      const none = await cancel(booking.id, undefined, null);
-      expect([none.status, none.body]).toEqual([401, { error: 'Missing API key', request_id: RID }]);
+      const none = await ctx.api.cancel(booking.id, null);
+      expect([none.status, none.body]).toEqual([401, { error: 'Missing API key', request_id: REQUEST_ID }]);
       const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, {
         scopes: SCOPES.filter((s) => s !== 'bookings:write'),
       });
-      const scope = await cancel(booking.id, undefined, key);
+      const scope = await ctx.api.cancel(booking.id, key);
       expect([scope.status, scope.body]).toEqual([
         403,
-        { error: 'Insufficient scope', missing: ['bookings:write'], request_id: RID },
+        { error: 'Insufficient scope', missing: ['bookings:write'], request_id: REQUEST_ID },
       ]);
       expect(await holdCount(booking.id)).toBe(2);
     });

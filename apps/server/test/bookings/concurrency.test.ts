@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
 import { overlappingHolds } from '../support/overlapping-holds.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 import { testDbKind } from '../support/test-db.js';
 
 // PGlite is one connection: requests never overlap there, so these tests would prove nothing on it.
@@ -11,23 +11,16 @@ if (testDbKind !== 'postgres')
   console.warn('concurrency tests need a real PostgreSQL (DATABASE_URL); skipped on PGlite');
 
 describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency (PostgreSQL)', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext({ poolSize: 20 });
-  });
-  afterAll(() => ctx.close());
-
-  const post = (venueId: string, key: string, body: object) =>
-    request(ctx.app).post(`/v1/venues/${venueId}/bookings`).set('Authorization', `Bearer ${key}`).send(body);
+  const ctx = setup({ poolSize: 20 });
 
   it('gives exactly one 201 and 49 slot_unavailable to 50 parallel creates of a capacity-1 slot', async () => {
     const f = await makeBookableVenue(ctx.db, ctx.vault);
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        post(
+        ctx.api.book(
           f.venue.id,
-          f.key,
           bookingBody(f.variant.id, { guest: { first_name: 'G', last_name: `${i}`, email: `g${i}@example.com` } }),
+          f.key,
         ),
       ),
     );
@@ -42,7 +35,7 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
   it('creates one booking from 20 parallel creates with one external_id', async () => {
     const f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 5, therapists: 5 });
     const body = bookingBody(f.variant.id, { external_id: 'same-key' });
-    const responses = await Promise.all(Array.from({ length: 20 }, () => post(f.venue.id, f.key, body)));
+    const responses = await Promise.all(Array.from({ length: 20 }, () => ctx.api.book(f.venue.id, body, f.key)));
     for (const r of responses) {
       expect([201, 200, 409]).toContain(r.status);
       if (r.status === 409) expect(r.body.error).toBe('duplicate_external_id');
@@ -70,14 +63,14 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
         expect([200, 422]).toContain(r.status);
         return;
       }
-      const r = await post(
+      const r = await ctx.api.book(
         f.venue.id,
-        f.key,
         bookingBody(f.variant.id, {
           start_at: starts[Math.floor(random() * starts.length)],
           guest_count: random() < 0.2 ? 2 : 1,
           guest: { first_name: 'M', last_name: `${i}`, email: `mix${i}@example.com` },
         }),
+        f.key,
       );
       expect([201, 409]).toContain(r.status);
       if (r.status === 201) created.push(r.body.data.id);
@@ -130,8 +123,8 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
       });
       // A at 10:00–11:00 Paris, B at 11:00–12:00 Paris: back to back, inside B's 30-minute buffer.
       const [a, b] = await Promise.all([
-        post(f.venue.id, f.key, bookingBody(f.variant.id, { start_at: '2026-11-25T09:00:00Z' })),
-        post(other.id, f.key, bookingBody(otherTreatment.variant.id, { start_at: '2026-11-25T10:00:00Z' })),
+        ctx.api.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-25T09:00:00Z' }), f.key),
+        ctx.api.book(other.id, bookingBody(otherTreatment.variant.id, { start_at: '2026-11-25T10:00:00Z' }), f.key),
       ]);
       expect([a.status, b.status].filter((s) => s === 201).length).toBeLessThanOrEqual(1);
       expect([a.status, b.status]).toContain(201);

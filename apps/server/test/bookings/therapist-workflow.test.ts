@@ -1,22 +1,28 @@
 import { sql } from 'kysely';
 import request from 'supertest';
 import { Temporal } from 'temporal-polyfill';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptBooking, BookingWorkflowError, finishBooking } from '../../src/bookings/therapist-workflow.js';
 import { isoFromDb } from '../../src/shared/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
-import { makeBooking, makeCustomer, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import {
+  EVERY_DAY,
+  makeBooking,
+  makeCustomer,
+  makeRoom,
+  makeTherapist,
+  makeTreatment,
+  makeVenue,
+} from '../support/factories.js';
+import { setup } from '../support/test-app.js';
 
-const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 const LATER = Temporal.Instant.from('2026-11-22T09:00:00Z');
 
 describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', () => {
-  let ctx: TestContext;
+  const ctx = setup(); // now: 2026-11-22T08:00:00Z
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   let unskilled: { id: string };
   beforeAll(async () => {
-    ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
     // Two rooms for one guest and one for two; three qualified therapists and one without the skill, all on shift.
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 3 });
     await makeRoom(ctx.db, f.venue.id, { capacity: 2 });
@@ -25,13 +31,9 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       shifts: [{ venue_id: f.venue.id, days_of_week: EVERY_DAY, start_time: '09:00', end_time: '18:00' }],
     });
   });
-  afterAll(() => ctx.close());
 
   const book = async (start: string, extra: object = {}) => {
-    const res = await request(ctx.app)
-      .post(`/v1/venues/${f.venue.id}/bookings`)
-      .set('Authorization', `Bearer ${f.key}`)
-      .send(bookingBody(f.variant.id, { start_at: start, ...extra }));
+    const res = await ctx.api.book(f.venue.id, bookingBody(f.variant.id, { start_at: start, ...extra }), f.key);
     expect(res.status).toBe(201);
     return res.body.data as { id: string; customer_id: string; start_at: string };
   };

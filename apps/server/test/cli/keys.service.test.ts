@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeyVault, parseApiKey } from '../../src/auth/api-key.js';
 import { OperatorError } from '../../src/errors/operator-error.js';
 import { importVenueData } from '../../src/import/import-venue-data.js';
@@ -11,15 +11,11 @@ import {
   revealKey,
   revokeKey,
 } from '../../src/keys/keys.service.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 import { makeVenueFile } from '../import/venue-file.js';
 
 describe('operator key management (pnpm spa keys)', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-  });
-  afterAll(() => ctx.close());
+  const ctx = setup();
   const now = Temporal.Instant.from('2026-11-22T10:00:00Z');
 
   /** An organisation of its own per test, from a small venue data file. */

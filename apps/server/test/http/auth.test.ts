@@ -1,20 +1,18 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 
 describe('authentication and scopes (spec 5, DECISIONS)', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   let key: string;
   let keyId: string;
   let venueSlug: string;
   beforeAll(async () => {
-    ctx = await createTestContext();
     const org = await makeOrganisation(ctx.db);
     venueSlug = (await makeVenue(ctx.db, org.id)).slug;
     ({ key, id: keyId } = await makeApiKey(ctx.db, ctx.vault, org.id));
   });
-  afterAll(() => ctx.close());
 
   const get = (path = '/v1/venues') => request(ctx.app).get(path);
 

@@ -1,21 +1,19 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeOrganisation, makeTreatment, makeVenue } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 
 describe('GET /v1/venues/{venue_id}/availability/variants/{variant_id} (spec 4.6)', () => {
-  let ctx: TestContext;
+  const ctx = setup(); // now: 2026-11-22T08:00:00Z
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   beforeAll(async () => {
-    ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
     f = await makeBookableVenue(ctx.db, ctx.vault, {
       rooms: 2,
       therapists: 2,
       venue: { days_of_week: [1, 2, 3, 4, 5] },
     });
   });
-  afterAll(() => ctx.close());
 
   const get = (query: string, variant = f.variant.id, venue: string = f.venue.slug, key = f.key) =>
     request(ctx.app)

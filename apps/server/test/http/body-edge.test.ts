@@ -1,16 +1,14 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBookableVenue } from '../support/booking-fixture.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 
 describe('request bodies that are not a JSON object', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   beforeAll(async () => {
-    ctx = await createTestContext();
     f = await makeBookableVenue(ctx.db, ctx.vault);
   });
-  afterAll(() => ctx.close());
 
   it('answers 400 naming the first missing field, or the body itself when it is not an object', async () => {
     const post = () =>

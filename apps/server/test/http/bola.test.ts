@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   makeApiKey,
   makeBooking,
@@ -8,16 +8,15 @@ import {
   makeTreatment,
   makeVenue,
 } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 
 /** Broken object-level authorisation, checked as a matrix: no key ever reads outside its organisation or venue. */
 describe('BOLA matrix', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   const venues: Record<string, { id: string; slug: string; customerId: string }> = {};
   let keys: Record<'orgA' | 'restrictedX', string>;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
     const a = await makeOrganisation(ctx.db);
     const b = await makeOrganisation(ctx.db);
     for (const [name, org] of [
@@ -41,7 +40,6 @@ describe('BOLA matrix', () => {
       restrictedX: (await makeApiKey(ctx.db, ctx.vault, a.id, { venueId: venues.X!.id })).key,
     };
   });
-  afterAll(() => ctx.close());
 
   const paths = (v: { id: string; slug: string; customerId: string }, ref: string) => [
     `/v1/venues/${ref}`,

@@ -1,20 +1,18 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { createTestContext, setup } from '../support/test-app.js';
 
 describe('errors are JSON, with a request id, and never a 5xx for bad input', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   let key: string;
   let venueId: string;
   beforeAll(async () => {
-    ctx = await createTestContext();
     const org = await makeOrganisation(ctx.db);
     venueId = (await makeVenue(ctx.db, org.id)).id;
     ({ key } = await makeApiKey(ctx.db, ctx.vault, org.id));
   });
-  afterAll(() => ctx.close());
 
   const auth = () => ({ Authorization: `Bearer ${key}` });
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   makeApiKey,
   makeBooking,
@@ -8,10 +8,10 @@ import {
   makeTreatment,
   makeVenue,
 } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 
 describe('read endpoints (spec 4.1–4.5)', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   let world: Awaited<ReturnType<typeof build>>;
 
   async function build() {
@@ -71,10 +71,8 @@ describe('read endpoints (spec 4.1–4.5)', () => {
   }
 
   beforeAll(async () => {
-    ctx = await createTestContext();
     world = await build();
   });
-  afterAll(() => ctx.close());
 
   const get = (path: string) => request(ctx.app).get(path).set('Authorization', `Bearer ${world.key}`);
 

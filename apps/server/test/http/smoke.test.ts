@@ -1,14 +1,10 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { setup } from '../support/test-app.js';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
 
 describe('smoke', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-  });
-  afterAll(() => ctx.close());
+  const ctx = setup();
 
   it('lists the venues of the key organisation', async () => {
     const org = await makeOrganisation(ctx.db);
@@ -24,11 +20,7 @@ describe('smoke', () => {
 });
 
 describe('smoke: availability and booking', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-  });
-  afterAll(() => ctx.close());
+  const ctx = setup();
 
   it('lists slots and books one of them', async () => {
     const { makeBookableVenue, bookingBody } = await import('../support/booking-fixture.js');

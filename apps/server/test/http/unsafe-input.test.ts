@@ -1,16 +1,14 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 
 describe('input PostgreSQL or Express cannot take is a 400 naming the field, never a 500', () => {
-  let ctx: TestContext;
+  const ctx = setup({ now: '2026-11-22T08:00:00Z' });
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   beforeAll(async () => {
-    ctx = await createTestContext({ now: '2026-11-22T08:00:00Z' });
     f = await makeBookableVenue(ctx.db, ctx.vault);
   });
-  afterAll(() => ctx.close());
 
   const get = (path: string, key: string | null = f.key) => {
     const req = request(ctx.app).get(path);
@@ -74,13 +72,11 @@ describe('input PostgreSQL or Express cannot take is a 400 naming the field, nev
 });
 
 describe('limits a partner can hit with real data', () => {
-  let ctx: TestContext;
+  const ctx = setup({ now: '2026-11-22T08:00:00Z' });
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   beforeAll(async () => {
-    ctx = await createTestContext({ now: '2026-11-22T08:00:00Z' });
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 2 });
   });
-  afterAll(() => ctx.close());
 
   const post = (body: object) =>
     request(ctx.app).post(`/v1/venues/${f.venue.id}/bookings`).set('Authorization', `Bearer ${f.key}`).send(body);

@@ -1,19 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
 import { DEMO_KEY_ID, seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { regenerateDashboardKey } from '../../src/keys/keys.service.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 import { demoFile } from './venue-file.js';
 
 describe('the demo data of pnpm start', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   const keyEncryptionKey = randomBytes(32);
-  beforeAll(async () => {
-    ctx = await createTestContext();
-  });
-  afterAll(() => ctx.close());
 
   it('loads into an empty database once, then prints the fixed demo key on every start', async () => {
     const first = await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey);

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { importVenueData, ImportValidationError } from '../../src/import/import-venue-data.js';
 import { revealKey } from '../../src/keys/keys.service.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup, type TestContext } from '../support/test-app.js';
 import { demoFile, makeVenueFile } from './venue-file.js';
 
 const TABLES = [
@@ -50,11 +50,7 @@ async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
 }
 
 describe('importVenueData: the demo file', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-  });
-  afterAll(() => ctx.close());
+  const ctx = setup();
 
   it('imports the demo file with a room and therapist holds for each of its eight live bookings', async () => {
     const summary = await importVenueData(ctx.db, demoFile(), ctx.vault);
@@ -144,12 +140,10 @@ describe('importVenueData: the demo file', () => {
 });
 
 describe('importVenueData: an invalid file', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   beforeAll(async () => {
-    ctx = await createTestContext();
     await importVenueData(ctx.db, demoFile(), ctx.vault);
   });
-  afterAll(() => ctx.close());
 
   it('reports every shape problem with its JSON path, and writes nothing', async () => {
     const before = await counts(ctx);

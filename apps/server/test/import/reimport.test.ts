@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseApiKey } from '../../src/auth/api-key.js';
 import { importVenueData, ImportValidationError } from '../../src/import/import-venue-data.js';
 import { regenerateDashboardKey, revokeKey } from '../../src/keys/keys.service.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { setup } from '../support/test-app.js';
 import { makeVenueFile } from './venue-file.js';
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
@@ -16,11 +16,7 @@ async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
 }
 
 describe('importVenueData: live bookings and re-imports', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-  });
-  afterAll(() => ctx.close());
+  const ctx = setup();
 
   it('holds the smallest fitting room over [start, end + turnover) and each therapist over [start, end)', async () => {
     const { file, ids, booking } = makeVenueFile();

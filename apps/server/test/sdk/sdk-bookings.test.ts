@@ -1,19 +1,13 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type CreateBookingInput, createPartnerClient, ErrorCode, type PartnerClient } from '@spa/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeOrganisation } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
-
-async function listen(ctx: TestContext) {
-  const server: Server = ctx.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+import { listen } from '../support/listen.js';
+import { setup } from '../support/test-app.js';
 
 describe('the SDK books and cancels, against the running app', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   let server: Server;
   let baseUrl: string;
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
@@ -29,14 +23,12 @@ describe('the SDK books and cancels, against the running app', () => {
   });
 
   beforeAll(async () => {
-    ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
     ({ server, baseUrl } = await listen(ctx));
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 1, therapists: 1 });
     client = createPartnerClient({ baseUrl, apiKey: f.key });
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    await ctx.close();
   });
 
   it('creates a pending booking (201), replays it for the same external_id (200, replayed), and reports slot_unavailable', async () => {

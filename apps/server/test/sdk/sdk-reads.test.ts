@@ -1,20 +1,13 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createPartnerClient, ErrorCode, isRangeAvailability, paginate, type PartnerClient } from '@spa/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeBooking, makeCustomer, makeOrganisation, makeVenue } from '../support/factories.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
-
-/** The app on an ephemeral port, so the SDK talks real HTTP through its own fetch. */
-async function listen(ctx: TestContext) {
-  const server: Server = ctx.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+import { listen } from '../support/listen.js';
+import { setup } from '../support/test-app.js';
 
 describe('the SDK reads, against the running app', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   let server: Server;
   let baseUrl: string;
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
@@ -22,7 +15,6 @@ describe('the SDK reads, against the running app', () => {
   let client: PartnerClient;
 
   beforeAll(async () => {
-    ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
     ({ server, baseUrl } = await listen(ctx));
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 1, therapists: 1 });
     claire = await makeCustomer(ctx.db, f.organisation.id, { first_name: 'Claire', last_name: 'Martin' });
@@ -34,7 +26,6 @@ describe('the SDK reads, against the running app', () => {
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    await ctx.close();
   });
 
   it('lists venues with data and the pagination block', async () => {

@@ -1,15 +1,9 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type CreateBookingInput, createPartnerClient, type PartnerClientOptions } from '@spa/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBookableVenue } from '../support/booking-fixture.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
-
-async function listen(ctx: TestContext) {
-  const server: Server = ctx.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+import { listen } from '../support/listen.js';
+import { setup } from '../support/test-app.js';
 
 /** One scripted answer per attempt; once the script runs out, requests reach the app. */
 type Step = 'network' | 'hang' | 'pass' | { status: number; body?: unknown; headers?: Record<string, string> };
@@ -36,7 +30,7 @@ function scripted(steps: Step[]) {
 }
 
 describe('the SDK retries only what is safe to retry', () => {
-  let ctx: TestContext;
+  const ctx = setup();
   let server: Server;
   let baseUrl: string;
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
@@ -72,13 +66,11 @@ describe('the SDK retries only what is safe to retry', () => {
       .execute();
 
   beforeAll(async () => {
-    ctx = await createTestContext(); // now: 2026-11-22T08:00:00Z
     ({ server, baseUrl } = await listen(ctx));
     f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 1, therapists: 1 });
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    await ctx.close();
   });
 
   describe('createBooking with an external_id', () => {

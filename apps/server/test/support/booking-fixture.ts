@@ -1,8 +1,14 @@
 import type { Db } from '../../src/db/connect.js';
 import type { KeyVault } from '../../src/auth/api-key.js';
-import { makeApiKey, makeOrganisation, makeRoom, makeTherapist, makeTreatment, makeVenue } from './factories.js';
-
-const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
+import {
+  EVERY_DAY,
+  makeApiKey,
+  makeOrganisation,
+  makeRoom,
+  makeTherapist,
+  makeTreatment,
+  makeVenue,
+} from './factories.js';
 
 /**
  * A bookable venue: Europe/Paris, open 09:00–18:00 every day, 30-minute grid, `rooms` rooms of capacity 1,
@@ -30,6 +36,8 @@ export async function makeBookableVenue(
   const { key } = await makeApiKey(db, vault, organisation.id);
   return { organisation, venue, rooms, therapists, treatment, variant: treatment.variant, key };
 }
+
+export type BookableVenue = Awaited<ReturnType<typeof makeBookableVenue>>;
 
 /** A valid create-booking body for that venue; override what the test is about. */
 export function bookingBody(variantId: string, overrides: Record<string, unknown> = {}) {

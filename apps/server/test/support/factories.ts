@@ -10,6 +10,10 @@ import type { Database } from '../../src/db/schema.js';
  * Ids and slugs are unique per call, so tests in one file never collide.
  */
 let sequence = 0;
+
+/** Every day of the week, in the API's numbering (0 = Sunday). */
+export const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
+
 const next = () => ++sequence;
 
 export const DEFAULT_POLICY = {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
+import { type Api, apiOf } from './api.js';
 import { fixedClock } from './fixed-clock.js';
 import { openTestDatabase } from './test-db.js';
 
@@ -11,23 +13,53 @@ export interface TestContext {
   handle: DatabaseHandle;
   db: DatabaseHandle['db'];
   app: Express;
+  /** Requests with a key and the fixed request id (support/api.ts). */
+  api: Api;
   vault: KeyVault;
   clock: ReturnType<typeof fixedClock>;
   close(): Promise<void>;
 }
 
-/** A fresh database and an app over it, the clock frozen at `now`. One per test file (beforeAll). */
-export async function createTestContext(
-  options: { now?: string; rateLimitEnforced?: boolean; poolSize?: number } = {},
-): Promise<TestContext> {
+export interface TestContextOptions {
+  now?: string;
+  rateLimitEnforced?: boolean;
+  poolSize?: number;
+}
+
+/** The clock of every test context unless a test says otherwise. */
+export const TEST_NOW = '2026-11-22T08:00:00Z';
+
+/** A fresh, empty database and an app over it, the clock frozen at `now`. */
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const handle = await openTestDatabase({ poolSize: options.poolSize });
   const keyEncryptionKey = randomBytes(32);
-  const clock = fixedClock(options.now ?? '2026-11-22T08:00:00Z');
+  const clock = fixedClock(options.now ?? TEST_NOW);
   const app = createApp({
     db: handle.db,
     clock,
     config: { keyEncryptionKey, rateLimitEnforced: options.rateLimitEnforced ?? false, publicUrl: 'http://localhost' },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
-  return { handle, db: handle.db, app, vault: new KeyVault(keyEncryptionKey), clock, close: () => handle.close() };
+  return {
+    handle,
+    db: handle.db,
+    app,
+    api: apiOf(app),
+    vault: new KeyVault(keyEncryptionKey),
+    clock,
+    close: () => handle.close(),
+  };
+}
+
+/**
+ * One world for the enclosing `describe`: a fresh database, the app, the request helper and the clock, made before
+ * its first test and closed after its last. Read it inside tests and hooks (its fields are filled by beforeAll).
+ */
+export function setup(options: TestContextOptions = {}): TestContext {
+  const ctx = {} as TestContext;
+  beforeAll(async () => {
+    Object.assign(ctx, await createTestContext(options));
+  });
+  afterAll(() => ctx.close());
+  return ctx;
 }
