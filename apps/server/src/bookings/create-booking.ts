@@ -7,6 +7,7 @@ import { LAST_DATE } from '../availability/availability-period.js';
 import { decideBooking } from '../availability/compute-slots.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
+import { isDatabaseUnavailable } from '../db/database-errors.js';
 import {
   CurrencyMismatchError,
   DuplicateExternalIdError,
@@ -28,6 +29,7 @@ import {
   readSnapshotAndClaim,
 } from './bookings.repository.js';
 import { clientTypeOf } from './client-type.js';
+import { bookingIfCommitted } from './commit-outcome.js';
 
 export interface CreateBookingOptions {
   db: Db;
@@ -88,6 +90,8 @@ export async function createBooking({
   const localDate = startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
   const query = snapshotQuery(venue, snapshotVariant, { from: localDate, to: localDate }, { start: startAt, end });
 
+  // Chosen before the first attempt, so that after a lost connection the booking can be looked for by its id.
+  const bookingId = randomUUID();
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
@@ -127,7 +131,7 @@ export async function createBooking({
             language: body.guest.language ?? 'fr',
           },
           booking: {
-            id: randomUUID(),
+            id: bookingId,
             venue_id: venue.id,
             treatment_id: variant.treatment_id,
             variant_id: variant.id,
@@ -163,6 +167,10 @@ export async function createBooking({
       if (externalId && isUniqueViolation(error, 'bookings_venue_external_id_key')) {
         const existing = await findBookingByExternalId(db, venue.id, externalId);
         if (existing) return { booking: existing, replayed: true };
+      }
+      if (isDatabaseUnavailable(error)) {
+        const committed = await bookingIfCommitted(db, bookingId);
+        if (committed) return { booking: committed, replayed: false };
       }
       throw error;
     }

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.js';
+import type { AppDeps } from '../../src/app-deps.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import { fixedClock } from '../../src/shared/clock.js';
 import { openTestDatabase } from './test-db.js';
 
 export interface TestContext {
-  handle: DatabaseHandle;
+  handle: DatabaseHandle & { name?: string };
   db: DatabaseHandle['db'];
   app: Express;
   vault: KeyVault;
@@ -18,16 +19,25 @@ export interface TestContext {
 
 /** A fresh database and an app over it, the clock frozen at `now`. One per test file (beforeAll). */
 export async function createTestContext(
-  options: { now?: string; rateLimitEnforced?: boolean; poolSize?: number } = {},
+  options: {
+    now?: string;
+    rateLimitEnforced?: boolean;
+    poolSize?: number;
+    statementTimeoutMs?: number;
+    acquireTimeoutMs?: number;
+  } & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics'> = {},
 ): Promise<TestContext> {
-  const handle = await openTestDatabase({ poolSize: options.poolSize });
+  const { now, rateLimitEnforced, poolSize, statementTimeoutMs, acquireTimeoutMs, ...appOptions } = options;
+  const handle = await openTestDatabase({ poolSize, statementTimeoutMs, acquireTimeoutMs });
   const keyEncryptionKey = randomBytes(32);
-  const clock = fixedClock(options.now ?? '2026-11-22T08:00:00Z');
+  const clock = fixedClock(now ?? '2026-11-22T08:00:00Z');
   const app = createApp({
     db: handle.db,
+    pool: handle.pool,
     clock,
-    config: { keyEncryptionKey, rateLimitEnforced: options.rateLimitEnforced ?? false, publicUrl: 'http://localhost' },
+    config: { keyEncryptionKey, rateLimitEnforced: rateLimitEnforced ?? false, publicUrl: 'http://localhost' },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...appOptions,
   });
   return { handle, db: handle.db, app, vault: new KeyVault(keyEncryptionKey), clock, close: () => handle.close() };
 }
