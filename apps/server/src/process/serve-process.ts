@@ -35,6 +35,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     pool: database.pool,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
+  logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
 
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string) => {
@@ -62,7 +63,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   if (!prepared) return;
   lifecycle.markReady();
   logger.info(
-    { url: config.publicUrl, port: http.port, database: database.kind, pid: process.pid },
+    { url: config.publicUrl, database: database.kind, pid: process.pid },
     'partner booking API listening',
   );
 }
