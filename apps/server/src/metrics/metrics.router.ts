@@ -12,8 +12,9 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined): Re
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return next(new MetricsTokenError());
     }
     metrics.registry.metrics().then((text) => {
+      // end(), not send(): Express would reorder the content type's parameters.
       res.setHeader('Content-Type', metrics.registry.contentType);
-      res.send(text);
+      res.end(text);
     }, next);
   };
 }

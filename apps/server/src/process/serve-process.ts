@@ -62,8 +62,5 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   );
   if (!prepared) return;
   lifecycle.markReady();
-  logger.info(
-    { url: config.publicUrl, database: database.kind, pid: process.pid },
-    'partner booking API listening',
-  );
+  logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
 }
