@@ -4,7 +4,8 @@ import { testDbKind } from '../support/test-db.js';
 import { type ChildServer, eventually, startChildServer } from './support/child-server.js';
 import { isReady } from './support/http.js';
 import { RawConnection } from './support/raw-http.js';
-import { type SeededDatabase, seedDatabase, slotStart } from './support/seeded-database.js';
+import { type SeededDatabase, seedDatabase } from './support/seeded-database.js';
+import { slotStart } from './support/slots.js';
 
 // Several processes share only a PostgreSQL server; the embedded database belongs to one process.
 if (testDbKind !== 'postgres')

@@ -40,6 +40,13 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
       if (typeof entry.port === 'number') resolve(entry.port);
     });
     void exited.then(({ code }) => reject(new Error(`server exited (${code}) before listening: ${stderr.join('')}`)));
+    setTimeout(
+      () => reject(new Error('server did not log its port within 60 s (LOG_LEVEL must be info)')),
+      60_000,
+    ).unref();
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
   });
   return {
     child,

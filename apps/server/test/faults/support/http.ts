@@ -1,5 +1,5 @@
 import { bookingBody } from '../../support/booking-fixture.js';
-import { slotStart } from './seeded-database.js';
+import { slotStart } from './slots.js';
 
 /** A create of the n-th slot, with a guest of its own, through real HTTP. */
 export function postBooking(
