@@ -1,15 +1,25 @@
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { KeyVault } from './auth/api-key.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
+import type { Lifecycle } from './health/lifecycle.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { Clock } from './shared/clock.js';
 
 /** What createApp needs; tests pass their own database, clock and config. */
 export interface AppDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'rateLimitEnforced' | 'keyEncryptionKey' | 'publicUrl'>;
+  config: Pick<Config, 'rateLimitEnforced' | 'keyEncryptionKey' | 'publicUrl'> & Partial<Pick<Config, 'metricsToken'>>;
   logger?: Logger;
+  /** The PostgreSQL pool, when there is one: the rate limits count in its database, shared by every process. */
+  pool?: pg.Pool | undefined;
+  /** Starting, ready or draining (main.ts); an app built without one is ready. */
+  lifecycle?: Lifecycle;
+  metrics?: Metrics;
+  /** How long a request body may take after its headers (tests shorten it). */
+  bodyDeadlineMs?: number;
 }
 
 export interface RouteDeps {

@@ -9,14 +9,21 @@ import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
 import { bookingsRouter } from './bookings/bookings.router.js';
 import { customersRouter } from './customers/customers.router.js';
-import { RouteNotFoundError } from './errors/domain-errors.js';
+import { healthRouter } from './health/health.router.js';
+import { Lifecycle } from './health/lifecycle.js';
+import { RouteNotFoundError, ServiceUnavailableError } from './errors/domain-errors.js';
 import { errorMapper } from './http/error-mapper.js';
 import { jsonBody, rejectBadBody } from './http/json-body.js';
-import { keyRateLimit } from './http/rate-limit.js';
+import { redactUrl } from './http/redact-url.js';
 import { requestId } from './http/request-id.js';
 import { rejectNulCharacters, rejectUndecodablePath } from './http/unsafe-input.js';
 import { createLogger } from './logger.js';
+import { httpMetrics } from './metrics/http-metrics.js';
+import { Metrics } from './metrics/metrics.js';
+import { metricsEndpoint } from './metrics/metrics.router.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { keyRateLimit } from './rate-limit/key-rate-limit.js';
+import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
 import { venuesRouter } from './venues/venues.router.js';
 
@@ -24,21 +31,36 @@ import { venuesRouter } from './venues/venues.router.js';
 export function createApp(deps: AppDeps): Express {
   const logger = deps.logger ?? createLogger();
   const routeDeps: RouteDeps = { db: deps.db, clock: deps.clock, vault: new KeyVault(deps.config.keyEncryptionKey) };
+  const lifecycle = deps.lifecycle ?? new Lifecycle();
+  const metrics = deps.metrics ?? new Metrics({ pool: deps.pool, defaultMetrics: false });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
+  app.use(httpMetrics(metrics));
+  // Probes and scrapes come before the request log: they arrive every few seconds and need no key.
+  app.use(healthRouter(deps.db, lifecycle));
+  app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
   app.use(
     pinoHttp({
       logger,
       genReqId: (_req, res) => res.getHeader('X-Request-Id') as string,
       customProps: (_req, res) => ({ key_id: (res.locals as { principal?: { keyId: string } }).principal?.keyId }),
       serializers: {
-        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url, id: req.id }),
+        // A key a partner put in the URL (`?api_key=`, or the path) never reaches the log.
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          id: req.id,
+        }),
       },
     }),
   );
-  app.use(jsonBody);
+  // Until the database is migrated (main.ts retries while it comes up), the API answers 503 with Retry-After.
+  app.use('/v1', (_req, _res, next) =>
+    next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined),
+  );
+  app.use(jsonBody(deps.bodyDeadlineMs));
 
   // The interactive reference and the raw document, both generated from the contract.
   const openapi = buildOpenApiDocument(deps.config.publicUrl);
@@ -52,7 +74,7 @@ export function createApp(deps: AppDeps): Express {
   const authenticated = authenticate(deps.db, routeDeps.vault);
   app.use(rejectUndecodablePath(authenticated));
   const globalMiddleware: RequestHandler[] = [authenticated];
-  if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit());
+  if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit(createRateLimiter(deps.pool)));
   globalMiddleware.push(rejectBadBody, rejectNulCharacters);
 
   const router = initServer().router(contract, {

@@ -1,53 +1,24 @@
-import { createApp } from './app.js';
+import cluster from 'node:cluster';
 import { loadConfig } from './config/config.js';
-import { connect } from './db/connect.js';
-import { migrateToLatest } from './db/migrate.js';
-import { DEMO_KEY_ID, seedDemoDataIfEmpty } from './demo/seed-demo.js';
 import { createLogger } from './logger.js';
-import { systemClock } from './shared/clock.js';
+import { superviseWorkers } from './process/cluster-primary.js';
+import { serveProcess } from './process/serve-process.js';
 
-/** Process entry: configuration, database, migrations, demo data, then listen until SIGTERM. */
-async function main() {
-  const logger = createLogger();
-  const config = loadConfig(process.env, logger);
-  const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(database.db);
-  logger.info(
-    { database: database.kind, data_dir: database.kind === 'pglite' ? config.dataDir : undefined },
-    'database ready',
-  );
+/** Process entry: one server, or with WEB_CONCURRENCY > 1 on PostgreSQL a supervisor of that many. */
+const logger = createLogger();
 
-  if (database.kind === 'pglite' && config.demoData) {
-    const demo = await seedDemoDataIfEmpty(database.db, config.keyEncryptionKey);
-    if (demo && 'revoked' in demo) {
-      process.stdout.write(
-        `\n  Demo data present. The demo key ${DEMO_KEY_ID} of ${demo.organisation} was revoked (regenerated);\n` +
-          `  its successor is a real secret: \`pnpm spa keys list --org ${demo.organisation}\`, then \`pnpm spa keys reveal ID\`.\n\n`,
-      );
-    } else if (demo) {
-      process.stdout.write(
-        `\n  Demo data ${demo.loaded ? 'loaded' : 'present'}. Demo API key (organisation ${demo.organisation}):\n\n` +
-          `    ${demo.apiKey}\n\n` +
-          `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${config.publicUrl}/v1/venues\n` +
-          `  Reference: ${config.publicUrl}/docs\n\n`,
-      );
-    }
+// A stray rejection (a library's promise nobody awaited when a connection died) is logged, not fatal.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+
+try {
+  const config = loadConfig(process.env, cluster.isPrimary ? logger : undefined);
+  if (cluster.isPrimary && config.webConcurrency > 1 && !config.databaseUrl) {
+    logger.warn('WEB_CONCURRENCY is ignored on the embedded database, which one process owns; serving with one');
   }
-
-  const app = createApp({ db: database.db, clock: systemClock, config, logger });
-  const server = app.listen(config.port, () => logger.info({ url: config.publicUrl }, 'partner booking API listening'));
-
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => void database.close().then(() => process.exit(0)));
-    // In-flight requests get ten seconds; then the process leaves anyway.
-    setTimeout(() => process.exit(1), 10_000).unref();
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-}
-
-main().catch((error: unknown) => {
+  if (cluster.isPrimary && config.webConcurrency > 1 && config.databaseUrl) superviseWorkers(config, logger);
+  else await serveProcess(config, logger);
+} catch (error) {
+  logger.fatal({ err: error }, 'could not start');
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
-});
+}

@@ -27,6 +27,9 @@ export const ErrorText = {
   InvalidJson: 'Request body is not valid JSON',
   PayloadTooLarge: 'Request body is larger than 100 kB',
   InternalServerError: 'Internal server error',
+  ServiceUnavailable: 'Service unavailable',
+  UnsupportedContentEncoding: 'Unsupported Content-Encoding: send the body as identity, gzip or deflate',
+  RequestTimeout: 'Request body did not arrive within 10 s of its headers',
 } as const;
 
 /** One problem of a 400: the dotted path of the field and a sentence that names it. */
@@ -74,6 +77,12 @@ export const commonErrors = {
     missing: ['bookings:read'],
     request_id: REQUEST_ID,
   }),
+  408: errorOf('The request body did not arrive within 10 s of its headers', ErrorText.RequestTimeout),
+  413: errorOf('The request body is larger than 100 kB', ErrorText.PayloadTooLarge),
+  415: errorOf(
+    'The request body has a Content-Encoding other than identity, gzip or deflate',
+    ErrorText.UnsupportedContentEncoding,
+  ),
   429: errorOf(
     'Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds',
     ErrorText.RateLimitExceeded,
@@ -81,6 +90,11 @@ export const commonErrors = {
   500: errorOf(
     'Internal server error: nothing about it is shown; quote request_id to support',
     ErrorText.InternalServerError,
+  ),
+  503: errorOf(
+    'The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same ' +
+      'external_id replays it. Retry after Retry-After seconds',
+    ErrorText.ServiceUnavailable,
   ),
 } as const;
 

@@ -28,10 +28,13 @@ export function generateKeyParts(): ParsedKey {
 export class KeyVault {
   readonly #hmacKey: Buffer;
   readonly #aesKey: Buffer;
+  /** Verified against when a key id is unknown, so that answer costs what a wrong secret costs. */
+  readonly dummyHmac: string;
 
   constructor(masterKey: Buffer) {
     this.#hmacKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'api-key-hmac', 32));
     this.#aesKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'api-key-encryption', 32));
+    this.dummyHmac = this.hmac(randomBytes(32).toString('hex'));
   }
 
   hmac(secret: string): string {

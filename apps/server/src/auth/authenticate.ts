@@ -23,7 +23,9 @@ export function authenticate(db: Db, vault: KeyVault): RequestHandler {
       if (!raw) throw new MissingApiKeyError();
       const parsed = parseApiKey(raw);
       const row = parsed && (await findApiKey(db, parsed.id));
-      if (!parsed || !row || row.revoked_at !== null || !vault.verify(parsed.secret, row.secret_hmac)) {
+      // An unknown id pays for the same HMAC and comparison as a wrong secret: no timing tells ids apart.
+      const verified = parsed !== undefined && vault.verify(parsed.secret, row?.secret_hmac ?? vault.dummyHmac);
+      if (!parsed || !row || row.revoked_at !== null || !verified) {
         throw new InvalidApiKeyError();
       }
       const principal: Principal = {

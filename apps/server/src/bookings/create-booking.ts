@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import type { BookingRow } from '../db/columns.js';
+import { isDatabaseUnavailable } from '../db/database-errors.js';
 import { isLostRace, isUniqueViolation } from '../db/pg-errors.js';
 import type { Database } from '../db/schema.js';
 import {
@@ -38,6 +39,7 @@ import {
   readSnapshotAndClaim,
 } from './bookings.repository.js';
 import { clientTypeOf } from './client-type.js';
+import { bookingIfCommitted } from './commit-outcome.js';
 
 export interface CreateBookingOptions {
   db: Db;
@@ -75,6 +77,11 @@ export async function createBooking(options: CreateBookingOptions): Promise<Crea
     if (input.externalId && isUniqueViolation(error, 'bookings_venue_external_id_key')) {
       const original = await replayByExternalId(db, venue.id, input.externalId);
       if (original) return original;
+    }
+    // The connection died around COMMIT: the booking may exist, and then the partner gets its 201.
+    if (isDatabaseUnavailable(error)) {
+      const committed = await bookingIfCommitted(db, request.bookingId);
+      if (committed) return { booking: committed, replayed: false };
     }
     throw error;
   }
@@ -130,6 +137,8 @@ async function retryLostRaces(attempt: () => Promise<CreateBookingResult>): Prom
 
 /** Everything one reservation attempt needs, computed once before the retries. */
 interface SlotRequest extends CheckedInput {
+  /** Chosen before the first attempt, so that after a lost connection the booking can be looked for by its id. */
+  bookingId: string;
   venue: VenueRow;
   variant: SnapshotVariant;
   end: Temporal.Instant;
@@ -147,7 +156,7 @@ function slotRequest(
   const end = input.startAt.add({ minutes: variant.durationMinutes });
   const localDate = input.startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
   const query = snapshotQuery(venue, variant, { from: localDate, to: localDate }, { start: input.startAt, end });
-  return { ...input, venue, variant, end, query, body, now };
+  return { ...input, bookingId: randomUUID(), venue, variant, end, query, body, now };
 }
 
 /**
@@ -206,7 +215,7 @@ function newBooking(r: SlotRequest, decision: BookingDecision, ranges: ReturnTyp
       language: body.guest.language ?? 'fr',
     },
     booking: {
-      id: randomUUID(),
+      id: r.bookingId,
       venue_id: venue.id,
       treatment_id: r.variant.treatmentId,
       variant_id: r.variant.id,

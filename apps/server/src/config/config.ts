@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../db/connect.js';
 
 export interface Config {
   port: number;
@@ -13,6 +14,20 @@ export interface Config {
   demoData: boolean;
   /** Public base URL written into docs and printed at start. */
   publicUrl: string;
+  /** PostgreSQL connections per process. */
+  dbPoolSize: number;
+  /** A statement running longer is cancelled by PostgreSQL and the request gets 503. */
+  statementTimeoutMs: number;
+  /** Longest wait for a pooled (or new) database connection before a 503. */
+  dbAcquireTimeoutMs: number;
+  /** SIGTERM: in-flight requests get this long before the process leaves anyway. */
+  shutdownTimeoutMs: number;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** Worker processes (node:cluster) sharing the port; PostgreSQL only. */
+  webConcurrency: number;
+  /** Open HTTP connections at most per process; beyond, new ones are closed at once (file descriptors). */
+  maxConnections: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -35,7 +50,37 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
     rateLimitEnforced: env.RATE_LIMIT_ENFORCED === 'true',
     demoData: env.DEMO_DATA !== 'off',
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
+    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0),
+    dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', DEFAULT_ACQUIRE_TIMEOUT_MS, 1),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', defaultMaxConnections(), 1),
   };
+}
+
+function integer(env: Env, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
+  return value;
+}
+
+/**
+ * Connections the process may hold without running out of file descriptors: the soft limit of open files
+ * (Linux /proc; 1024 elsewhere) less room for the database pool, logs and modules, at most 10,000.
+ */
+function defaultMaxConnections(): number {
+  let limit = 1024;
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (line) limit = Number(line[1]);
+  } catch {
+    // Not Linux: keep the conservative default.
+  }
+  return Math.max(64, Math.min(10_000, limit - 256));
 }
 
 /**

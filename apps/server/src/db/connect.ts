@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   db: Db;
   /** `postgres` for a real server (DATABASE_URL), `pglite` for the embedded one. */
   kind: 'postgres' | 'pglite';
+  /** The pg pool on PostgreSQL (the shared rate-limit store and the pool gauges read it). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -24,32 +26,49 @@ export interface ConnectOptions {
   /** Directory of the embedded database; undefined keeps it in memory (tests). */
   dataDir?: string | undefined;
   poolSize?: number;
+  /** PostgreSQL cancels a statement that runs longer (STATEMENT_TIMEOUT_MS); 0 means no limit. */
+  statementTimeoutMs?: number;
+  /** How long a query waits for a pooled connection, or for a new one to open (DB_ACQUIRE_TIMEOUT_MS). */
+  acquireTimeoutMs?: number;
+  /** Told about connection errors the pool absorbs (a log line); they never end the process. */
+  onConnectionError?: (error: Error) => void;
 }
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
 
 export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl
-    ? connectPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : connectPglite(options.dataDir);
+  return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectPglite(options.dataDir);
 }
 
-function connectPostgres(url: string, max: number): DatabaseHandle {
+function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
+  const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const onError = options.onConnectionError ?? (() => undefined);
   const pool = new pg.Pool({
     connectionString: url,
-    max,
+    max: options.poolSize ?? 10,
     Client: PreparingClient,
-    // Every session in UTC, so timestamptz text is the same on every machine.
-    options: '-c TimeZone=UTC',
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    // A peer that vanished without closing (a cut network) is noticed by TCP keepalives, not only at the next write.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // Every session in UTC, so timestamptz text is the same on every machine; a stuck lock or a runaway
+    // statement is cancelled by the server itself instead of holding a connection and its request.
+    options: `-c TimeZone=UTC -c statement_timeout=${statementTimeout}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         typeParsers[oid] ??
         (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client the server drops (restart, admin termination) leaves the pool; the next query reconnects.
-  // Without a listener, pg would turn it into an uncaught exception that kills the process.
-  pool.on('error', () => undefined);
+  // A connection the server drops (restart, admin termination, a cut network) emits 'error' on its client,
+  // idle or checked out. pg listens only while a client is idle: one listener for the client's whole life keeps
+  // such an error from becoming an uncaught exception. The query in flight fails on its own and the pool
+  // discards the broken client when it is released; the next query opens a new connection.
+  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('error', onError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  return { db, kind: 'postgres', pool, close: () => db.destroy() };
 }
 
 async function connectPglite(dataDir: string | undefined): Promise<DatabaseHandle> {

@@ -1,10 +1,13 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './connect.js';
 import * as domain from '../migrations/0001_domain.js';
+import * as rateLimits from '../migrations/0002_rate_limits.js';
+import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
 const migrations: Record<string, Migration> = {
   '0001_domain': domain,
+  '0002_rate_limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
@@ -17,7 +20,7 @@ export async function migrateToLatest(db: Db): Promise<void> {
     // Kysely reports a database it cannot reach as a failed migration run; say what it is.
     const what = failed
       ? `Migration ${failed.migrationName} failed`
-      : isConnectionError(error)
+      : isDatabaseUnavailable(error) || isConnectionError(error)
         ? 'Cannot connect to the database'
         : 'Migrating the database failed';
     throw new Error(`${what}: ${reason}`, { cause: error });

@@ -8,6 +8,8 @@ import type { z } from 'zod';
 export abstract class DomainError extends Error {
   abstract readonly status: number;
   abstract body(): Record<string, unknown>;
+  /** Seconds a client should wait before trying again, sent as Retry-After (429, 503). */
+  readonly retryAfterSeconds?: number;
 }
 
 /** Errors whose body is `{ error: text }` (the spec's lower-case texts). */
@@ -57,6 +59,31 @@ export class PayloadTooLargeError extends PlainError {
 export class RateLimitedError extends PlainError {
   readonly status = 429;
   readonly text = ErrorText.RateLimitExceeded;
+  constructor(override readonly retryAfterSeconds: number) {
+    super(ErrorText.RateLimitExceeded);
+  }
+}
+/** GET /metrics without the operator's METRICS_TOKEN (not a partner route: its text is not in the contract). */
+export class MetricsTokenError extends PlainError {
+  readonly status = 401;
+  readonly text = 'Missing or invalid metrics token';
+}
+export class UnsupportedContentEncodingError extends PlainError {
+  readonly status = 415;
+  readonly text = ErrorText.UnsupportedContentEncoding;
+}
+export class RequestTimeoutError extends PlainError {
+  readonly status = 408;
+  readonly text = ErrorText.RequestTimeout;
+}
+/** The database is down, refusing, cut off or too slow: a transient state, so 503 with Retry-After. */
+export class ServiceUnavailableError extends PlainError {
+  readonly status = 503;
+  readonly text = ErrorText.ServiceUnavailable;
+  override readonly retryAfterSeconds = 2;
+  constructor(options?: ErrorOptions) {
+    super(ErrorText.ServiceUnavailable, options);
+  }
 }
 export class SlotUnavailableError extends PlainError {
   readonly status = 409;

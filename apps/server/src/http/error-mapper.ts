@@ -1,12 +1,26 @@
 import { ErrorText } from '@spa/contract';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
-import { DomainError, InvalidJsonError, PayloadTooLargeError, ValidationError } from '../errors/domain-errors.js';
+import { isDatabaseUnavailable } from '../db/database-errors.js';
+import {
+  DomainError,
+  InvalidJsonError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+  UnsupportedContentEncodingError,
+  ValidationError,
+} from '../errors/domain-errors.js';
 import { problemsOf } from './zod-problems.js';
 import { requestIdOf } from './request-id.js';
 
 /** The one place where failures become HTTP: domain errors keep their status, anything else is a 500. */
 export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
+  if (res.headersSent) {
+    // Too late for an error response (a body was streaming): end the connection so the client sees the failure.
+    req.log?.error({ err: error }, 'error after the response started');
+    res.destroy();
+    return;
+  }
   const domain = toDomainError(error);
   const requestId = requestIdOf(res);
   if (!domain) {
@@ -15,8 +29,10 @@ export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
     res.status(500).json({ error: ErrorText.InternalServerError, request_id: requestId });
     return;
   }
+  if (domain instanceof ServiceUnavailableError) req.log?.warn({ err: domain.cause }, 'database unavailable');
   // RFC 9110: a 401 names the scheme to use.
   if (domain.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="partner-api"');
+  if (domain.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(domain.retryAfterSeconds));
   res.status(domain.status).json({ ...domain.body(), request_id: requestId });
 };
 
@@ -30,12 +46,22 @@ export function toDomainError(error: unknown): DomainError | undefined {
       ...(error.body ? problemsOf(error.body, 'body') : []),
     ]);
   }
-  // body-parser's own errors carry a `type`.
-  const type = (error as { type?: string } | null)?.type;
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError({ cause: error });
+  return bodyParserError(error);
+}
+
+/** body-parser's errors: http-errors with a `type`, or with a client status and the stream's error inside. */
+function bodyParserError(error: unknown): DomainError | undefined {
+  const { type, status, code } = (error ?? {}) as { type?: string; status?: number; code?: string };
   if (type === 'entity.parse.failed') return new InvalidJsonError();
   if (type === 'entity.too.large') return new PayloadTooLargeError();
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return ValidationError.field('body', 'body must be UTF-8 encoded JSON');
-  }
+  if (type === 'encoding.unsupported') return new UnsupportedContentEncodingError();
+  if (type === 'charset.unsupported') return ValidationError.field('body', 'body must be UTF-8 encoded JSON');
+  if (type === 'request.size.invalid')
+    return ValidationError.field('body', 'body length does not match its Content-Length');
+  // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR...) surface as a 400 without a type.
+  if (status === 400 && typeof code === 'string' && code.startsWith('Z_'))
+    return ValidationError.field('body', 'body could not be decompressed as its Content-Encoding says');
+  if (type === 'request.aborted') return ValidationError.field('body', 'body ended before it was complete');
   return undefined;
 }

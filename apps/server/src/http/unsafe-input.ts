@@ -31,12 +31,36 @@ export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
   );
 };
 
-function nulPath(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const found = nulPath(child, path ? `${path}.${key}` : key);
-    if (found !== undefined) return found;
+/** A value met on the walk, with the way back to the root (its path is spelled only if it holds a NUL). */
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | undefined;
+}
+
+/**
+ * Depth-first, in document order, with an explicit stack: a body nested thousands of levels deep (JSON.parse
+ * accepts any depth within the 100 kB limit) must neither overflow the call stack nor build a path per level.
+ */
+export function nulPath(root: unknown, rootPath: string): string | undefined {
+  const stack: Visit[] = [{ value: root, key: rootPath, parent: undefined }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pathOf(visit);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        stack.push({ value: child, key, parent: visit });
+      }
+    }
   }
   return undefined;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | undefined = visit; at; at = at.parent) if (at.key) keys.push(at.key);
+  return keys.reverse().join('.');
 }

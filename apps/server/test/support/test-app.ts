@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app.js';
+import type { AppDeps } from '../../src/app-deps.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import { type Api, apiOf } from './api.js';
@@ -10,7 +11,7 @@ import { fixedClock } from './fixed-clock.js';
 import { openTestDatabase } from './test-db.js';
 
 export interface TestContext {
-  handle: DatabaseHandle;
+  handle: DatabaseHandle & { name?: string };
   db: DatabaseHandle['db'];
   app: Express;
   /** Requests with a key and the fixed request id (support/api.ts). */
@@ -20,25 +21,30 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export interface TestContextOptions {
+export type TestContextOptions = {
   now?: string;
   rateLimitEnforced?: boolean;
   poolSize?: number;
-}
+  statementTimeoutMs?: number;
+  acquireTimeoutMs?: number;
+} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics'>;
 
 /** The clock of every test context unless a test says otherwise. */
 export const TEST_NOW = '2026-11-22T08:00:00Z';
 
 /** A fresh, empty database and an app over it, the clock frozen at `now`. */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const handle = await openTestDatabase({ poolSize: options.poolSize });
+  const { now, rateLimitEnforced, poolSize, statementTimeoutMs, acquireTimeoutMs, ...appOptions } = options;
+  const handle = await openTestDatabase({ poolSize, statementTimeoutMs, acquireTimeoutMs });
   const keyEncryptionKey = randomBytes(32);
-  const clock = fixedClock(options.now ?? TEST_NOW);
+  const clock = fixedClock(now ?? TEST_NOW);
   const app = createApp({
     db: handle.db,
+    pool: handle.pool,
     clock,
-    config: { keyEncryptionKey, rateLimitEnforced: options.rateLimitEnforced ?? false, publicUrl: 'http://localhost' },
+    config: { keyEncryptionKey, rateLimitEnforced: rateLimitEnforced ?? false, publicUrl: 'http://localhost' },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...appOptions,
   });
   return {
     handle,

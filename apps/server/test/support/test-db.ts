@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
-import { connect, type DatabaseHandle, fromPglite, openPglite } from '../../src/db/connect.js';
+import { connect, type ConnectOptions, type DatabaseHandle, fromPglite, openPglite } from '../../src/db/connect.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 
 /** Which database this project runs on: `pglite` (default) or `postgres` (DATABASE_URL). */
@@ -14,17 +14,20 @@ export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pgl
  * about a second of WebAssembly start-up and loading; emptying a used one costs one TRUNCATE. The instances
  * outlive a test file because the suite runs with `isolate: false` (vitest.config.ts).
  */
-export async function openTestDatabase(options: { poolSize?: number } = {}): Promise<DatabaseHandle> {
-  return testDbKind === 'postgres' ? clonePostgres(options.poolSize ?? 10) : borrowPglite();
+type TestDatabaseOptions = Pick<ConnectOptions, 'poolSize' | 'statementTimeoutMs' | 'acquireTimeoutMs'>;
+
+export async function openTestDatabase(options: TestDatabaseOptions = {}): Promise<DatabaseHandle & { name?: string }> {
+  return testDbKind === 'postgres' ? clonePostgres(options) : borrowPglite();
 }
 
-async function clonePostgres(poolSize: number): Promise<DatabaseHandle> {
+async function clonePostgres(options: TestDatabaseOptions): Promise<DatabaseHandle & { name: string }> {
   const url = process.env.DATABASE_URL!;
   const name = `spa_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(url, `create database ${name} template ${inject('postgresTemplate')}`);
-  const handle = await connect({ databaseUrl: withDatabase(url, name), poolSize });
+  const handle = await connect({ ...options, databaseUrl: withDatabase(url, name), poolSize: options.poolSize ?? 10 });
   return {
     ...handle,
+    name,
     close: async () => {
       await handle.close();
       await adminQuery(url, `drop database if exists ${name} with (force)`);

@@ -1,0 +1,66 @@
+import type { Logger } from 'pino';
+import { createApp } from '../app.js';
+import type { Config } from '../config/config.js';
+import { connect } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { Lifecycle } from '../health/lifecycle.js';
+import { startHttpServer } from '../http/http-server.js';
+import { Metrics } from '../metrics/metrics.js';
+import { systemClock } from '../shared/clock.js';
+import { printDemoKey } from './demo-banner.js';
+import { prepareWhenReachable } from './prepare-database.js';
+
+/**
+ * One server process: listens at once (`/healthz` 200, `/readyz` and the API 503 until the database is
+ * migrated), prepares the database as soon as it can be reached, and drains on SIGTERM or SIGINT.
+ */
+export async function serveProcess(config: Config, logger: Logger): Promise<void> {
+  const database = await connect({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    statementTimeoutMs: config.statementTimeoutMs,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+  });
+  const lifecycle = new Lifecycle('starting');
+  const metrics = new Metrics({ pool: database.pool });
+  const app = createApp({
+    db: database.db,
+    clock: systemClock,
+    config,
+    logger,
+    lifecycle,
+    metrics,
+    pool: database.pool,
+  });
+  const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
+  logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (signal: string) => {
+    stopping ??= (async () => {
+      logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining connections');
+      lifecycle.beginDraining();
+      const drained = await http.drain(config.shutdownTimeoutMs);
+      await database.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
+      if (!drained) logger.error('shutdown timeout: connections still open were cut');
+      logger.info({ drained }, 'stopped');
+      process.exit(drained ? 0 : 1);
+    })();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  const prepared = await prepareWhenReachable(
+    async () => {
+      await migrateToLatest(database.db);
+      if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, config);
+    },
+    logger,
+    () => stopping !== undefined,
+  );
+  if (!prepared) return;
+  lifecycle.markReady();
+  logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
+}

@@ -1,0 +1,25 @@
+import type pg from 'pg';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+
+/** One-minute windows (spec: limits are per minute). */
+export const WINDOW_SECONDS = 60;
+
+/** The counter never refuses by itself: the limit depends on the key, so the middleware compares the count. */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The store of the counts: on PostgreSQL, the `rate_limits` table (migration 0002_rate_limits), so every server
+ * process on the database shares one count per key and a restart forgets nothing; on the embedded database,
+ * which only ever has one server process, memory.
+ */
+export function createRateLimiter(pool: pg.Pool | undefined): RateLimiterAbstract {
+  if (!pool) return new RateLimiterMemory({ points: UNBOUNDED, duration: WINDOW_SECONDS });
+  return new RateLimiterPostgres({
+    storeClient: pool,
+    storeType: 'pool',
+    tableName: 'rate_limits',
+    tableCreated: true,
+    points: UNBOUNDED,
+    duration: WINDOW_SECONDS,
+  });
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingBody } from '../support/booking-fixture.js';
+import { testDbKind } from '../support/test-db.js';
+import { type ChildServer, eventually, startChildServer } from './support/child-server.js';
+import { isReady } from './support/http.js';
+import { RawConnection } from './support/raw-http.js';
+import { type SeededDatabase, seedDatabase } from './support/seeded-database.js';
+import { slotStart } from './support/slots.js';
+
+// Several processes share only a PostgreSQL server; the embedded database belongs to one process.
+if (testDbKind !== 'postgres')
+  console.warn('the WEB_CONCURRENCY case needs PostgreSQL (DATABASE_URL); skipped on PGlite');
+
+describe(`SIGTERM drains a server process (${testDbKind})`, () => {
+  let seeded: SeededDatabase;
+  let server: ChildServer | undefined;
+  beforeAll(async () => {
+    seeded = await seedDatabase({ rooms: 1 });
+  });
+  afterAll(async () => {
+    server?.kill();
+    await seeded.drop();
+  });
+
+  it(
+    'closes idle keep-alive connections at once, answers the request in flight with Connection: close, exits 0',
+    { timeout: 120_000 },
+    async () => {
+      server = await startChildServer(seeded.env);
+      await eventually(() => isReady(server!.base), 30_000);
+      const port = Number(new URL(server.base).port);
+      const { fixture } = seeded;
+
+      // Three keep-alive connections, each idle after one answered request.
+      const idle = Array.from({ length: 3 }, () => new RawConnection(port));
+      for (const connection of idle) {
+        connection.write(`GET /v1/venues HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fixture.key}\r\n\r\n`);
+        expect((await connection.response()).status).toBe(200);
+      }
+
+      // A create whose headers are in but whose body is still on its way when SIGTERM arrives.
+      const body = JSON.stringify(bookingBody(fixture.variant.id, { start_at: slotStart(0) }));
+      const busy = new RawConnection(port);
+      busy.write(
+        `POST /v1/venues/${fixture.venue.id}/bookings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fixture.key}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      server.child.kill('SIGTERM');
+      await Promise.all(idle.map((connection) => connection.closed));
+      expect(server.child.exitCode).toBeNull(); // still draining: the create is in flight
+
+      busy.write(body.slice(20));
+      const created = await busy.response();
+      expect(created.status).toBe(201);
+      expect(created.headers.connection).toBe('close');
+      await busy.closed;
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+
+      const check = await seeded.open();
+      try {
+        const id = (JSON.parse(created.body) as { data: { id: string } }).data.id;
+        expect(await check.db.selectFrom('bookings').select('id').where('id', '=', id).executeTakeFirst()).toEqual({
+          id,
+        });
+      } finally {
+        await check.close();
+      }
+    },
+  );
+
+  it.skipIf(testDbKind !== 'postgres')(
+    'runs WEB_CONCURRENCY server processes on one port, and stops them all with exit 0 on SIGTERM',
+    { timeout: 120_000 },
+    async () => {
+      const cluster = await startChildServer({ ...seeded.env, WEB_CONCURRENCY: '2' });
+      try {
+        await eventually(() => isReady(cluster.base), 30_000);
+        await eventually(
+          () =>
+            new Set(cluster.logs.filter((l) => l.msg === 'partner booking API listening').map((l) => l.pid)).size === 2,
+          30_000,
+        );
+        const res = await fetch(`${cluster.base}/v1/venues`, {
+          headers: { Authorization: `Bearer ${seeded.fixture.key}` },
+        });
+        expect(res.status).toBe(200);
+        cluster.child.kill('SIGTERM');
+        expect(await cluster.exited).toEqual({ code: 0, signal: null });
+      } finally {
+        cluster.kill();
+      }
+    },
+  );
+});

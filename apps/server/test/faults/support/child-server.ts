@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_DIR = fileURLToPath(new URL('../../..', import.meta.url));
+
+export interface ChildServer {
+  child: ChildProcess;
+  base: string;
+  /** Every JSON log line of the child so far. */
+  logs: { msg?: string; [field: string]: unknown }[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Kills it if it still runs (a failed test must not leave a server behind). */
+  kill(): void;
+}
+
+/**
+ * The real server (`src/main.ts`, as `pnpm start` runs it) in a child process on an ephemeral port. Resolves
+ * once it listens (`/healthz` answers), which may be before its database is ready.
+ */
+export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'off', ...env };
+  if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: ChildServer['logs'] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const stderr: string[] = [];
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as ChildServer['logs'][number];
+      logs.push(entry);
+      if (typeof entry.port === 'number') resolve(entry.port);
+    });
+    void exited.then(({ code }) => reject(new Error(`server exited (${code}) before listening: ${stderr.join('')}`)));
+    setTimeout(
+      () => reject(new Error('server did not log its port within 60 s (LOG_LEVEL must be info)')),
+      60_000,
+    ).unref();
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    logs,
+    exited,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Polls `check` every 50 ms until it returns true; the elapsed milliseconds, or a failure after `withinMs`. */
+export async function eventually(check: () => boolean | Promise<boolean>, withinMs: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (await check().catch(() => false)) return performance.now() - started;
+    if (performance.now() - started > withinMs) throw new Error(`condition not met within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,64 @@
+import { createServer, type Server, type Socket, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A TCP proxy in front of PostgreSQL that a test can cut: `refuse()` closes every open connection and refuses
+ * new ones (as a database that went away), `accept()` lets connections through again.
+ */
+export class TcpProxy {
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  #refusing = false;
+
+  private constructor(
+    server: Server,
+    readonly port: number,
+  ) {
+    this.#server = server;
+  }
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    // Assigned once the server listens; the connection handler, made before, reads it.
+    // eslint-disable-next-line prefer-const
+    let proxy: TcpProxy | undefined;
+    const server = createServer((client) => {
+      if (!proxy || proxy.#refusing) return void client.destroy();
+      const upstream = connect(target.port, target.host);
+      for (const socket of [client, upstream]) {
+        proxy.#sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          proxy!.#sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+    return proxy;
+  }
+
+  /** A database URL of the same server and database, through this proxy. */
+  urlFor(databaseUrl: string): string {
+    const url = new URL(databaseUrl);
+    url.hostname = '127.0.0.1';
+    url.port = String(this.port);
+    return url.toString();
+  }
+
+  refuse(): void {
+    this.#refusing = true;
+    for (const socket of this.#sockets) socket.destroy();
+  }
+
+  accept(): void {
+    this.#refusing = false;
+  }
+
+  async close(): Promise<void> {
+    this.refuse();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
