@@ -1,42 +1,60 @@
 import { initContract } from '@ts-rest/core';
+import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
-import { badRequest, commonErrors, errorOf, ErrorText } from './errors.js';
-import { doc, IsoDate, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
+import { doc, IsoDate, named, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
+import {
+  badRequest,
+  commonErrors,
+  failure,
+  VariantNotFoundErrorBody,
+  venueForbidden,
+  VenueNotFoundErrorBody,
+} from './errors.js';
+import { Example } from './examples.js';
 
 const c = initContract();
 
 export const MAX_RANGE_DAYS = 62;
 
-export const Slot = z.object({
-  time: doc(z.string(), 'Slot start, UTC, HH:mm', '08:00'),
-  local_time: doc(z.string(), 'Slot start, venue local time, HH:mm', '09:00'),
-  start_at: doc(UtcInstant, 'Slot start instant; exactly what POST /bookings takes as start_at'),
-  end_at: doc(UtcInstant, 'start_at plus the variant duration'),
-  out_of_hours: z.boolean(),
-  available_capacity: doc(z.number().int(), 'Largest guest_count one more booking could have here', 2),
-});
+const hhmm = (description: string, example: string) =>
+  extendApi(doc(z.string(), description, example), { pattern: '^\\d{2}:\\d{2}$' });
 
-const ids = { venue_id: Uuid, treatment_id: Uuid, variant_id: Uuid };
+export const Slot = named(
+  'Slot',
+  z.object({
+    time: hhmm('Slot start, UTC, HH:mm', '08:00'),
+    local_time: hhmm('Slot start, venue local time, HH:mm', '10:00'),
+    start_at: doc(UtcInstant, 'Slot start instant; exactly what POST /bookings takes as start_at', Example.startAt),
+    end_at: doc(UtcInstant, 'start_at plus the variant duration', Example.endAt),
+    out_of_hours: z.boolean(),
+    available_capacity: doc(z.number().int().min(1), 'Largest guest_count one more booking could have here', 2),
+  }),
+);
 
-export const DayAvailability = z.object({ ...ids, date: IsoDate, slots: z.array(Slot) });
+const ids = {
+  venue_id: doc(Uuid, 'Venue UUID', Example.venueId),
+  treatment_id: doc(Uuid, 'Treatment UUID', Example.treatmentId),
+  variant_id: doc(Uuid, 'Variant UUID', Example.variantId),
+};
 
-export const RangeAvailability = z.object({
-  ...ids,
-  from: IsoDate,
-  to: IsoDate,
-  days: z.array(z.object({ date: IsoDate, slots: z.array(Slot) })),
-});
+export const DayAvailability = named('DayAvailability', z.object({ ...ids, date: IsoDate, slots: z.array(Slot) }));
 
-const realDate = doc(
-  z.string().date('must be a valid calendar date (YYYY-MM-DD)'),
-  'Venue-local calendar date, YYYY-MM-DD',
-  '2026-12-01',
+export const AvailabilityDay = named('AvailabilityDay', z.object({ date: IsoDate, slots: z.array(Slot) }));
+
+export const RangeAvailability = named(
+  'RangeAvailability',
+  z.object({ ...ids, from: IsoDate, to: IsoDate, days: z.array(AvailabilityDay) }),
+);
+
+const realDate = extendApi(
+  doc(z.string().date('must be a valid calendar date (YYYY-MM-DD)'), 'Venue-local calendar date, YYYY-MM-DD'),
+  { format: 'date' },
 );
 
 /** Presence rules only; the order and span of from/to are checked by the server with Temporal. */
 export const AvailabilityQuery = z
   .object({
-    date: realDate.optional(),
+    date: extendApi(realDate.optional(), { example: Example.date }),
     from: realDate.optional(),
     to: realDate.optional(),
     guest_count: queryInt('guest_count', 1, 20, 1),
@@ -57,18 +75,19 @@ export const availabilityContract = c.router({
   variant: {
     method: 'GET',
     path: '/venues/:venue_id/availability/variants/:variant_id',
-    pathParams: z.object({ venue_id: VenueRef, variant_id: Uuid }),
+    pathParams: z.object({ venue_id: VenueRef, variant_id: doc(Uuid, 'Variant UUID', Example.variantId) }),
     query: AvailabilityQuery,
     responses: {
       200: single(z.union([DayAvailability, RangeAvailability])),
       ...commonErrors,
       ...badRequest('date must be a date in the form YYYY-MM-DD', 'date'),
-      404: errorOf('`Venue not found`, or `Variant not found`', ErrorText.VariantNotFound),
+      403: venueForbidden,
+      404: failure('`Venue not found`, or `Variant not found`', VenueNotFoundErrorBody, VariantNotFoundErrorBody),
     },
     summary: 'Slots of one variant (preview)',
     description:
       `Day mode (date) or range mode (from and to, at most ${MAX_RANGE_DAYS} days apart, every date listed). ` +
       'Dates are venue-local calendar dates. Only slots with available_capacity >= guest_count are listed.',
-    metadata: { scope: 'availability:read', preview: true },
+    metadata: { scope: 'availability:read', tag: 'availability', preview: true },
   },
 });

@@ -1,23 +1,60 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { badRequest, coded, commonErrors, errorOf, ErrorText, REQUEST_ID, ScopeErrorBody } from './errors.js';
-import { chars, doc, Money, single, UtcInstant, Uuid } from './common.js';
+import { AMOUNT_RULE, chars, doc, Money, named, single, UtcInstant, Uuid } from './common.js';
+import {
+  AmbiguousExternalIdErrorBody,
+  badRequest,
+  bodyErrors,
+  BookingAlreadyCancelledErrorBody,
+  BookingForbiddenErrorBody,
+  BookingNotFoundErrorBody,
+  commonErrors,
+  CurrencyMismatchErrorBody,
+  DuplicateExternalIdErrorBody,
+  failure,
+  InsufficientScopeErrorBody,
+  SlotUnavailableErrorBody,
+  VariantNotFoundErrorBody,
+  venueForbidden,
+  VenueNotFoundErrorBody,
+} from './errors.js';
+import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
 
 const c = initContract();
 
-export const BookingStatus = doc(
-  z.enum(['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled']),
-  'pending on creation; confirmed once a therapist accepts',
-  'pending',
+export const BookingStatus = named(
+  'BookingStatus',
+  doc(
+    z.enum(['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled']),
+    'pending on creation; confirmed once a therapist accepts; awaiting_therapist when none has accepted in time',
+    'pending',
+  ),
 );
 
-export const CancelledBy = z.enum(['partner', 'customer']);
+export const CancelledBy = named('CancelledBy', doc(z.enum(['partner', 'customer']), 'Who cancels', 'partner'));
 
-export const ClientType = doc(
-  z.enum(['hotel', 'agency', 'corporate', 'external']),
-  'Derived from external_reference',
-  'hotel',
+export const ClientType = named(
+  'ClientType',
+  doc(
+    z.enum(['hotel', 'agency', 'corporate', 'external']),
+    'Derived from the source of external_reference; external when there is none or it is another',
+    'hotel',
+  ),
+);
+
+export const Cancellation = named(
+  'Cancellation',
+  z.object({
+    fee: doc(Money, 'The fee charged: total_price times the percent of the tier applied', {
+      amount: 0,
+      currency: 'EUR',
+    }),
+    policy: doc(z.string(), 'The tier applied, in one English sentence', Example.cancellationPolicy),
+    cancelled_at: doc(UtcInstant, 'When it was cancelled', Example.cancelledAt),
+    cancelled_by: CancelledBy,
+    reason: doc(z.string(), 'The reason given', 'Guest changed plans'),
+  }),
 );
 
 /** E.164: a plus, a country code and up to 15 digits in all. */
@@ -25,111 +62,148 @@ export const E164_PHONE = /^\+[1-9]\d{6,14}$/;
 /** ISO 639-1: two lower-case letters. */
 export const LANGUAGE_CODE = /^[a-z]{2}$/;
 
-export const Cancellation = z.object({
-  fee: Money,
-  policy: doc(
-    z.string(),
-    'The tier applied, in one English sentence',
-    'Cancelled 30 hours before the start by the partner: 0% fee (tier: 24 hours or more before).',
-  ),
-  cancelled_at: UtcInstant,
-  cancelled_by: CancelledBy,
-  reason: z.string(),
-});
+/** The example booking of the reference: what POST /bookings answers for its own example request. */
+const PENDING_EXAMPLE = {
+  id: Example.bookingId,
+  booking_number: 10042,
+  status: 'pending',
+  venue_id: Example.venueId,
+  treatment_id: Example.treatmentId,
+  variant_id: Example.variantId,
+  customer_id: Example.customerId,
+  start_at: Example.startAt,
+  end_at: Example.endAt,
+  guest_count: 1,
+  notes: 'Allergic to nuts',
+  external_reference: Example.externalReference,
+  external_id: Example.externalId,
+  client_type: 'hotel',
+  total_price: { amount: 120, currency: 'EUR' },
+  payment_method: 'partner_billed',
+  payment_status: 'paid',
+  created_at: Example.createdAt,
+  updated_at: Example.createdAt,
+  cancellation: null,
+};
 
-export const Booking = z.object({
-  id: Uuid,
-  booking_number: doc(z.number().int(), 'Human-facing number, unique and increasing', 10042),
-  status: BookingStatus,
-  venue_id: Uuid,
-  treatment_id: Uuid,
-  variant_id: Uuid,
-  customer_id: Uuid,
-  start_at: UtcInstant,
-  end_at: UtcInstant,
-  guest_count: z.number().int(),
-  notes: z.string().nullable(),
-  external_reference: doc(z.string().nullable(), 'Provenance, source.XXXX', 'hotel.ROOM-412'),
-  external_id: doc(z.string().nullable(), "Partner's idempotency key, unique per venue", 'pms-58213'),
-  client_type: ClientType,
-  total_price: Money,
-  payment_method: z.literal('partner_billed'),
-  payment_status: z.literal('paid'),
-  created_at: UtcInstant,
-  updated_at: UtcInstant,
-  cancellation: Cancellation.nullable(),
-});
+export const Booking = named(
+  'Booking',
+  doc(
+    z.object({
+      id: doc(Uuid, 'Booking UUID', Example.bookingId),
+      booking_number: doc(z.number().int().min(1), 'Human-facing number, unique and increasing', 10042),
+      status: BookingStatus,
+      venue_id: doc(Uuid, 'Venue UUID', Example.venueId),
+      treatment_id: doc(Uuid, 'Treatment UUID', Example.treatmentId),
+      variant_id: doc(Uuid, 'Variant UUID', Example.variantId),
+      customer_id: doc(Uuid, 'Customer UUID', Example.customerId),
+      start_at: doc(UtcInstant, 'Start', Example.startAt),
+      end_at: doc(UtcInstant, 'End: start_at plus the variant duration', Example.endAt),
+      guest_count: doc(z.number().int().min(1).max(20), 'Guests, 1 to 20', 1),
+      notes: doc(z.string().nullable(), 'Free text for the venue', 'Allergic to nuts'),
+      external_reference: doc(z.string().nullable(), 'Provenance, source.XXXX', Example.externalReference),
+      external_id: doc(z.string().nullable(), "Partner's idempotency key, unique per venue", Example.externalId),
+      client_type: ClientType,
+      total_price: Money,
+      payment_method: z.literal('partner_billed'),
+      payment_status: z.literal('paid'),
+      created_at: doc(UtcInstant, 'Created', Example.createdAt),
+      updated_at: doc(
+        UtcInstant,
+        'Last changed; a webhook receiver drops events older than what it has',
+        Example.createdAt,
+      ),
+      cancellation: doc(Cancellation.nullable(), 'null unless the booking is cancelled'),
+    }),
+    'A booking, as every endpoint and webhook returns it',
+    PENDING_EXAMPLE,
+  ),
+);
 
-export const Guest = z.object({
-  first_name: chars(z.string({ required_error: 'is required' }).trim(), 1, 100),
-  last_name: chars(z.string({ required_error: 'is required' }).trim(), 1, 100),
-  email: doc(
-    z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254),
-    'Guest email; the customer is found or created by it',
-    'claire.martin@example.com',
-  ),
-  phone: doc(
-    z.string().regex(E164_PHONE, 'must be an E.164 phone number such as +33612345678').nullish(),
-    'E.164',
-    '+33612345678',
-  ),
-  language: doc(
-    z.string().regex(LANGUAGE_CODE, 'must be an ISO 639-1 code such as fr').nullish(),
-    'ISO 639-1, default fr',
-    'fr',
-  ),
-});
+export const Guest = named(
+  'Guest',
+  z.object({
+    first_name: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 100), 'First name', 'Claire'),
+    last_name: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 100), 'Last name', 'Martin'),
+    email: doc(
+      z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254),
+      'Guest email; the customer is found or created by it (case-insensitive)',
+      'claire.martin@example.com',
+    ),
+    phone: doc(
+      z.string().regex(E164_PHONE, 'must be an E.164 phone number such as +33612345678').nullish(),
+      'E.164',
+      '+33612345600',
+    ),
+    language: doc(
+      z.string().regex(LANGUAGE_CODE, 'must be an ISO 639-1 code such as fr').nullish(),
+      'ISO 639-1, default fr',
+      'fr',
+    ),
+  }),
+);
 
 /** The largest price_paid.amount taken: far above any treatment, and exact in minor units for every currency. */
 export const MAX_PRICE = 1_000_000_000;
 
-export const CreateBookingBody = z.object({
-  variant_id: Uuid,
-  start_at: doc(
-    z
-      .string({ required_error: 'is required' })
-      .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
-    'Slot start exactly as listed by availability (start_at); must be in the future',
-    '2026-12-01T09:00:00Z',
-  ),
-  guest_count: doc(
-    z
-      .number({ invalid_type_error: 'must be an integer' })
-      .int('must be an integer')
-      .min(1, 'must be from 1 to 20')
-      .max(20, 'must be from 1 to 20')
-      .default(1),
-    'Guests, 1 to 20',
-    1,
-  ),
-  guest: Guest,
-  notes: chars(z.string(), 0, 500).nullish(),
-  external_reference: doc(
-    chars(z.string(), 1, 200).nullish(),
-    'Provenance source.XXXX; source hotel, agency or corporate sets client_type',
-    'hotel.ROOM-412',
-  ),
-  external_id: doc(chars(z.string(), 1, 200).nullish(), 'Idempotency key, unique per venue', 'pms-58213'),
-  price_paid: doc(
-    Money.extend({
-      amount: doc(
-        z
-          .number({ invalid_type_error: 'must be a number' })
-          .nonnegative('must not be negative')
-          .max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
-        'Amount in major units, at most one billion',
-        120,
-      ),
-    }),
-    'Amount the partner charged; stored as the authoritative total_price',
-    { amount: 120, currency: 'EUR' },
-  ),
-});
+export const CreateBookingBody = named(
+  'CreateBookingRequest',
+  z.object({
+    variant_id: doc(Uuid, 'Variant UUID (from the treatments list)', Example.variantId),
+    start_at: doc(
+      z
+        .string({ required_error: 'is required' })
+        .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
+      'Slot start exactly as listed by availability (start_at), with an offset or Z; must be in the future',
+      Example.startAt,
+    ),
+    guest_count: doc(
+      z
+        .number({ invalid_type_error: 'must be an integer' })
+        .int('must be an integer')
+        .min(1, 'must be from 1 to 20')
+        .max(20, 'must be from 1 to 20')
+        .default(1),
+      'Guests, 1 to 20',
+      1,
+    ),
+    guest: Guest,
+    notes: doc(chars(z.string(), 0, 500).nullish(), 'Free text for the venue', 'Allergic to nuts'),
+    external_reference: doc(
+      chars(z.string(), 1, 200).nullish(),
+      'Provenance source.XXXX; source hotel, agency or corporate sets client_type',
+      Example.externalReference,
+    ),
+    external_id: doc(
+      chars(z.string(), 1, 200).nullish(),
+      'Idempotency key, unique per venue: a repeat answers 200 with the original booking',
+      Example.externalId,
+    ),
+    price_paid: doc(
+      z.object({
+        amount: doc(
+          z
+            .number({ invalid_type_error: 'must be a number' })
+            .nonnegative('must not be negative')
+            .max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
+          `${AMOUNT_RULE} At most one billion.`,
+          120,
+        ),
+        currency: doc(Money.shape.currency, 'ISO 4217 code; must be the venue currency', 'EUR'),
+      }),
+      'Amount the partner charged; stored as the authoritative total_price',
+      { amount: 120, currency: 'EUR' },
+    ),
+  }),
+);
 
-export const CancelBookingBody = z.object({
-  reason: chars(z.string({ required_error: 'is required' }).trim(), 1, 500),
-  cancelled_by: CancelledBy.default('partner'),
-});
+export const CancelBookingBody = named(
+  'CancelBookingRequest',
+  z.object({
+    reason: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 500), 'Why', 'Guest changed plans'),
+    cancelled_by: CancelledBy.default('partner'),
+  }),
+);
 
 export const bookingsContract = c.router({
   create: {
@@ -144,58 +218,66 @@ export const bookingsContract = c.router({
         'Replay of an earlier request with the same external_id (header Idempotent-Replayed: true)',
       ),
       ...commonErrors,
+      ...bodyErrors,
       ...badRequest('guest.email must be a valid email address', 'guest.email'),
-      404: errorOf('`Venue not found`, or `Variant not found`', ErrorText.VariantNotFound),
-      409: errorOf(
+      403: venueForbidden,
+      404: failure('`Venue not found`, or `Variant not found`', VenueNotFoundErrorBody, VariantNotFoundErrorBody),
+      409: failure(
         '`slot_unavailable`: start_at is not a slot availability lists now (taken meanwhile, or never listed: check it against start_at of a slot); ' +
           'or `duplicate_external_id` while a first request with that external_id is in flight (retry it)',
-        ErrorText.SlotUnavailable,
+        SlotUnavailableErrorBody,
+        DuplicateExternalIdErrorBody,
       ),
-      422: errorOf(
-        'price_paid.currency must equal the venue currency',
-        'price_paid.currency must equal the venue currency (EUR)',
-      ),
+      422: failure('price_paid.currency must equal the venue currency', CurrencyMismatchErrorBody),
     },
     summary: 'Create a booking (preview)',
     description:
       'Books the slot starting at start_at. Atomic: the slot is re-checked and a room and therapists are reserved in one transaction. ' +
       'Send external_id to make retries safe.',
-    metadata: { scope: 'bookings:write', preview: true },
+    metadata: { scope: 'bookings:write', tag: 'bookings', preview: true },
   },
   cancel: {
     method: 'POST',
     path: '/bookings/:booking_id/cancel',
     pathParams: z.object({
-      booking_id: doc(z.string().min(1), 'Booking UUID, or ext:{external_id}', 'ext:pms-58213'),
+      booking_id: doc(z.string().min(1), 'Booking UUID, or ext:{external_id}', `ext:${Example.externalId}`),
     }),
     body: CancelBookingBody,
     responses: {
-      200: doc(single(Booking), 'The cancelled booking, with its cancellation block'),
-      ...commonErrors,
-      ...badRequest('reason is required', 'reason'),
-      403: doc(
-        ScopeErrorBody.extend({ message: z.string().optional() }),
-        '`Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access)',
-        {
-          error: ErrorText.BookingForbidden,
-          message: 'This booking belongs to a venue your key cannot access',
-          request_id: REQUEST_ID,
+      200: doc(single(Booking), 'The cancelled booking, with its cancellation block', {
+        data: {
+          ...PENDING_EXAMPLE,
+          status: 'cancelled',
+          updated_at: Example.cancelledAt,
+          cancellation: {
+            fee: { amount: 0, currency: 'EUR' },
+            policy: Example.cancellationPolicy,
+            cancelled_at: Example.cancelledAt,
+            cancelled_by: 'partner',
+            reason: 'Guest changed plans',
+          },
         },
+      }),
+      ...commonErrors,
+      ...bodyErrors,
+      ...badRequest('reason is required', 'reason'),
+      403: failure(
+        '`Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access)',
+        InsufficientScopeErrorBody,
+        BookingForbiddenErrorBody,
       ),
-      404: coded('`BOOKING_NOT_FOUND`', ErrorText.BookingNotFound, 'Booking not found'),
-      409: coded(
+      404: failure('`BOOKING_NOT_FOUND`', BookingNotFoundErrorBody),
+      409: failure(
         '`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; cancel by UUID',
-        ErrorText.AmbiguousExternalId,
-        'This external id matches bookings at several venues; cancel by booking id',
+        AmbiguousExternalIdErrorBody,
       ),
-      422: coded(
+      422: failure(
         '`BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show',
-        ErrorText.BookingAlreadyCancelled,
-        'Booking is already cancelled and cannot be cancelled',
+        BookingAlreadyCancelledErrorBody,
       ),
     },
     summary: 'Cancel a booking (preview)',
     description: 'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once.',
-    metadata: { scope: 'bookings:write', preview: true },
+    metadata: { scope: 'bookings:write', tag: 'bookings', preview: true },
   },
 });

@@ -1,5 +1,6 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { Example } from './examples.js';
 
 /**
  * A copy of a schema with an OpenAPI description and example (read by @ts-rest/open-api). extendApi annotates
@@ -11,6 +12,29 @@ export function doc<T extends z.ZodTypeAny>(schema: T, description: string, exam
     (schema as { metaOpenApi?: Record<string, unknown> }).metaOpenApi ?? {};
   const copy = schema.describe(description);
   return extendApi(copy, { ...annotations, description, ...(example === undefined ? {} : { example }) });
+}
+
+/** Where a named schema keeps its component name and its own description and example. */
+export const COMPONENT = 'x-component';
+
+export interface ComponentMark {
+  name: string;
+  description?: string;
+  example?: unknown;
+}
+
+/**
+ * Names a schema: the OpenAPI document lists it once in `components.schemas` under that name and refers to it
+ * everywhere it is used. The mark survives doc() copies, whose use-site description stays beside the reference.
+ */
+export function named<T extends z.ZodTypeAny>(name: string, schema: T): T {
+  const meta = (schema as { metaOpenApi?: Record<string, unknown> }).metaOpenApi ?? {};
+  const mark: ComponentMark = {
+    name,
+    ...(typeof meta.description === 'string' && { description: meta.description }),
+    ...(meta.example !== undefined && { example: meta.example }),
+  };
+  return extendApi(schema, { [COMPONENT]: mark });
 }
 
 /**
@@ -31,22 +55,31 @@ export function chars(schema: z.ZodString, min: number, max: number) {
   return extendApi(checked, min > 0 ? { minLength: min, maxLength: max } : { maxLength: max });
 }
 
-export const Uuid = doc(z.string().uuid({ message: 'must be a UUID' }), 'UUID', '0b7c8a46-2f0e-4a53-9a53-0c1f0c2b8e11');
+export const Uuid = doc(z.string().uuid({ message: 'must be a UUID' }), 'UUID', Example.venueId);
 
 /** Whether a value in a UUID-or-something-else position (a venue UUID or slug, a booking UUID or ext:…) is a UUID. */
 export const isUuid = (value: string) => Uuid.safeParse(value).success;
 
 /** A venue is addressed by its UUID or by its slug, which is unique within the organisation. */
-export const VenueRef = doc(z.string().min(1).max(100), 'Venue UUID or slug', 'spa-lumiere-paris');
+export const VenueRef = doc(z.string().min(1).max(100), 'Venue UUID or slug', Example.venueSlug);
 
-export const IsoDate = doc(
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date in the form YYYY-MM-DD' }),
-  'Calendar date, YYYY-MM-DD',
-  '2026-12-01',
+export const IsoDate = extendApi(
+  doc(
+    z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date in the form YYYY-MM-DD' }),
+    'Calendar date, YYYY-MM-DD',
+    Example.date,
+  ),
+  { format: 'date' },
 );
 
-/** An ISO 8601 instant in UTC, as the API writes it. */
-export const UtcInstant = doc(z.string(), 'ISO 8601 instant in UTC', '2026-12-01T09:00:00Z');
+/**
+ * An instant as the API writes it: UTC, to the second, `YYYY-MM-DDTHH:mm:ssZ`. The server validates its own
+ * answers against this, so no other precision or offset can leave it.
+ */
+export const UtcInstant = extendApi(
+  doc(z.string().datetime({ precision: 0 }), 'Instant in UTC to the second, YYYY-MM-DDTHH:mm:ssZ', Example.startAt),
+  { pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' },
+);
 
 export const TimeOfDay = doc(z.string(), 'Venue local time of day, HH:mm:ss', '09:00:00');
 
@@ -56,44 +89,62 @@ export const CurrencyCode = doc(
   'EUR',
 );
 
-export const Money = doc(
-  z.object({
-    amount: doc(
-      z.number({ invalid_type_error: 'must be a number' }).nonnegative({ message: 'must not be negative' }),
-      'Amount in major units',
-      120,
-    ),
-    currency: CurrencyCode,
-  }),
-  'An amount in major currency units',
-  { amount: 120, currency: 'EUR' },
+/** The decimals rule of every amount, stated once for the reference. */
+export const AMOUNT_RULE =
+  'Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has ' +
+  '(2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400.';
+
+export const Money = named(
+  'Money',
+  doc(
+    z.object({
+      amount: doc(
+        z.number({ invalid_type_error: 'must be a number' }).nonnegative({ message: 'must not be negative' }),
+        AMOUNT_RULE,
+        120,
+      ),
+      currency: CurrencyCode,
+    }),
+    'An amount of money: major units and an ISO 4217 currency',
+    { amount: 120, currency: 'EUR' },
+  ),
 );
 
 /**
  * Query integers arrive as strings; anything but plain digits within bounds is a 400, an empty value too
- * (`?page=` is not an integer). Left out, the default applies.
+ * (`?page=` is not an integer). Left out, the default applies. The document declares them as the integers they
+ * are, with their bounds, so generated clients send numbers and a validating proxy refuses what the server refuses.
  */
 export function queryInt(name: string, min: number, max: number, fallback: number) {
   const range = Number.isFinite(max) ? `from ${min} to ${max}` : `of at least ${min}`;
-  return doc(
-    z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined) return fallback;
-        const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
-        if (Number.isNaN(parsed) || parsed < min || parsed > max) {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer ${range}` });
-          return z.NEVER;
-        }
-        if (!Number.isSafeInteger(parsed)) {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${Number.MAX_SAFE_INTEGER}` });
-          return z.NEVER;
-        }
-        return parsed;
-      }),
-    `${name}: integer ${range}, default ${fallback}`,
-    String(fallback),
+  const openApi = {
+    type: 'integer',
+    minimum: min,
+    ...(Number.isFinite(max) ? { maximum: max } : { maximum: Number.MAX_SAFE_INTEGER }),
+    default: fallback,
+    example: fallback,
+  };
+  return extendApi(
+    doc(
+      z
+        .string()
+        .optional()
+        .transform((value, ctx) => {
+          if (value === undefined) return fallback;
+          const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
+          if (Number.isNaN(parsed) || parsed < min || parsed > max) {
+            ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer ${range}` });
+            return z.NEVER;
+          }
+          if (!Number.isSafeInteger(parsed)) {
+            ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${Number.MAX_SAFE_INTEGER}` });
+            return z.NEVER;
+          }
+          return parsed;
+        }),
+      `${name}: integer ${range}, default ${fallback}`,
+    ),
+    openApi,
   );
 }
 
@@ -102,15 +153,18 @@ export const PaginationQuery = z.object({
   page_size: queryInt('page_size', 1, 100, 20),
 });
 
-export const Pagination = doc(
-  z.object({
-    page: z.number().int(),
-    page_size: z.number().int(),
-    total_items: z.number().int(),
-    total_pages: z.number().int(),
-  }),
-  'Position of this page; a page past the end has empty data and the same block',
-  { page: 1, page_size: 20, total_items: 42, total_pages: 3 },
+export const Pagination = named(
+  'Pagination',
+  doc(
+    z.object({
+      page: z.number().int().min(1),
+      page_size: z.number().int().min(1).max(100),
+      total_items: z.number().int().nonnegative(),
+      total_pages: z.number().int().nonnegative(),
+    }),
+    'Position of this page; a page past the end has empty data and the same block',
+    { page: 1, page_size: 20, total_items: 42, total_pages: 3 },
+  ),
 );
 
 export function page<T extends z.ZodTypeAny>(item: T) {

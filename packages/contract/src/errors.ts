@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { doc } from './common.js';
+import { doc, named } from './common.js';
+import { Example } from './examples.js';
+import { Scope } from './scopes.js';
 
-export const REQUEST_ID = '5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11';
+export const REQUEST_ID = Example.requestId;
 
 /**
  * The API's fixed `error` texts, spelled once: the server answers with them, the SDK names them for `switch`.
@@ -32,77 +34,243 @@ export const ErrorText = {
   RequestTimeout: 'Request body did not arrive within 10 s of its headers',
 } as const;
 
+const RequestId = doc(z.string(), 'The request id (also in the X-Request-Id header); quote it to support', REQUEST_ID);
+
 /** One problem of a 400: the dotted path of the field and a sentence that names it. */
-export const FieldProblem = z.object({ path: z.string(), message: z.string() });
-
-/** Every error body: `error` plus the request id that support can trace. */
-export const ErrorBody = z.object({ error: z.string(), request_id: z.string().optional() });
-
-export const ValidationErrorBody = doc(
-  ErrorBody.extend({ details: z.array(FieldProblem).optional() }),
-  'Validation error: `error` names the first bad field by its dotted path, `details` lists them all (absent for malformed JSON)',
-  {
-    error: 'guest.email must be a valid email address',
-    details: [{ path: 'guest.email', message: 'guest.email must be a valid email address' }],
-  },
+export const FieldProblem = named(
+  'FieldProblem',
+  doc(z.object({ path: z.string(), message: z.string() }), 'One bad field: its dotted path and a sentence naming it', {
+    path: 'guest.email',
+    message: 'guest.email must be a valid email address',
+  }),
 );
 
+/** What every error body has: `error` plus the request id that support can trace. */
+export const ErrorBody = z.object({ error: z.string(), request_id: RequestId });
+
+/** An error body whose `error` is one of a few fixed texts, named for the reference. */
+function fixedError<const T extends [string, ...string[]]>(name: string, texts: T, description: string) {
+  return named(
+    name,
+    doc(ErrorBody.extend({ error: z.enum(texts) }), description, { error: texts[0], request_id: REQUEST_ID }),
+  );
+}
+
 /** Upper-case coded errors of the cancel endpoint: `{ error: CODE, message }`. */
-export const CodedErrorBody = ErrorBody.extend({ message: z.string() });
+function codedError<const T extends string>(name: string, code: T, message: string, description: string) {
+  return named(
+    name,
+    doc(ErrorBody.extend({ error: z.literal(code), message: z.string() }), description, {
+      error: code,
+      message,
+      request_id: REQUEST_ID,
+    }),
+  );
+}
 
-export const coded = (description: string, error: string, message: string) =>
-  doc(CodedErrorBody, description, { error, message, request_id: REQUEST_ID });
-
-/** An error body with its own description and example: `{ error, request_id }`. */
-export const errorOf = (description: string, error: string) =>
-  doc(ErrorBody, description, { error, request_id: REQUEST_ID });
-
-/** A 403 of a route: `Insufficient scope` with `missing`, or `Forbidden`. */
-export const ScopeErrorBody = ErrorBody.extend({ missing: z.array(z.string()).optional() });
-
-/** Responses every authenticated route can give, declared once. */
-export const commonErrors = {
-  400: doc(
-    ValidationErrorBody,
-    'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem (absent for malformed JSON)',
+export const ValidationErrorBody = named(
+  'ValidationError',
+  doc(
+    ErrorBody.extend({
+      error: doc(
+        z.string(),
+        `A sentence naming the first bad field by its dotted path, or \`${ErrorText.InvalidJson}\``,
+        'guest.email must be a valid email address',
+      ),
+      details: doc(z.array(FieldProblem).optional(), 'Every bad field (absent for malformed JSON)'),
+    }),
+    '400: `error` names the first bad field of path, query or body; `details` lists every problem (absent for malformed JSON)',
     {
-      error: 'venue_id must not contain the NUL character (\\u0000)',
-      details: [{ path: 'venue_id', message: 'venue_id must not contain the NUL character (\\u0000)' }],
+      error: 'guest.email must be a valid email address',
+      details: [{ path: 'guest.email', message: 'guest.email must be a valid email address' }],
       request_id: REQUEST_ID,
     },
   ),
-  401: errorOf('`Missing API key`, or `Invalid or revoked API key`', ErrorText.InvalidApiKey),
-  403: doc(ScopeErrorBody, '`Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden`', {
-    error: ErrorText.InsufficientScope,
-    missing: ['bookings:read'],
-    request_id: REQUEST_ID,
-  }),
-  408: errorOf('The request body did not arrive within 10 s of its headers', ErrorText.RequestTimeout),
-  413: errorOf('The request body is larger than 100 kB', ErrorText.PayloadTooLarge),
-  415: errorOf(
-    'The request body has a Content-Encoding other than identity, gzip or deflate',
-    ErrorText.UnsupportedContentEncoding,
+);
+
+export const UnauthorizedErrorBody = fixedError(
+  'UnauthorizedError',
+  [ErrorText.MissingApiKey, ErrorText.InvalidApiKey],
+  '401: no API key was sent, or it is not a valid active key',
+);
+
+export const InsufficientScopeErrorBody = named(
+  'InsufficientScopeError',
+  doc(
+    ErrorBody.extend({
+      error: z.literal(ErrorText.InsufficientScope),
+      missing: doc(z.array(Scope), 'The scopes the key lacks', ['bookings:write']),
+    }),
+    '403: the key lacks a scope the route requires',
+    { error: ErrorText.InsufficientScope, missing: ['bookings:write'], request_id: REQUEST_ID },
   ),
-  429: errorOf(
-    'Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds',
-    ErrorText.RateLimitExceeded,
+);
+
+export const ForbiddenErrorBody = fixedError(
+  'ForbiddenError',
+  [ErrorText.Forbidden],
+  '403: a venue of another organisation, or one the key is not restricted to',
+);
+
+export const VenueNotFoundErrorBody = fixedError(
+  'VenueNotFoundError',
+  [ErrorText.VenueNotFound],
+  '404: no active venue of your organisation has this UUID or slug',
+);
+export const VariantNotFoundErrorBody = fixedError(
+  'VariantNotFoundError',
+  [ErrorText.VariantNotFound],
+  '404: the venue has no variant with this id',
+);
+export const CustomerNotFoundErrorBody = fixedError(
+  'CustomerNotFoundError',
+  [ErrorText.CustomerNotFound],
+  '404: the customer has no booking at this venue, or does not exist',
+);
+export const SlotUnavailableErrorBody = fixedError(
+  'SlotUnavailableError',
+  [ErrorText.SlotUnavailable],
+  '409: start_at is not a slot availability lists now (taken meanwhile, or never listed)',
+);
+export const DuplicateExternalIdErrorBody = fixedError(
+  'DuplicateExternalIdError',
+  [ErrorText.DuplicateExternalId],
+  '409: a first request with this external_id is still in flight; retry it',
+);
+export const CurrencyMismatchErrorBody = named(
+  'CurrencyMismatchError',
+  doc(
+    ErrorBody.extend({
+      error: doc(
+        z.string().regex(/^price_paid\.currency must equal the venue currency \([A-Z]{3}\)$/),
+        'Names the venue currency',
+        'price_paid.currency must equal the venue currency (EUR)',
+      ),
+    }),
+    '422: price_paid is in another currency than the venue',
+    { error: 'price_paid.currency must equal the venue currency (EUR)', request_id: REQUEST_ID },
   ),
-  500: errorOf(
+);
+export const PayloadTooLargeErrorBody = fixedError(
+  'PayloadTooLargeError',
+  [ErrorText.PayloadTooLarge],
+  '413: the request body is over 100 kB',
+);
+export const UnsupportedContentEncodingErrorBody = fixedError(
+  'UnsupportedContentEncodingError',
+  [ErrorText.UnsupportedContentEncoding],
+  '415: the body has a Content-Encoding the server does not decode (send identity, gzip or deflate)',
+);
+export const RequestTimeoutErrorBody = fixedError(
+  'RequestTimeoutError',
+  [ErrorText.RequestTimeout],
+  '408: the request body did not arrive within 10 s of its headers',
+);
+export const RateLimitErrorBody = fixedError(
+  'RateLimitError',
+  [ErrorText.RateLimitExceeded],
+  '429: over the rate limit of the key (only when enforcement is on); wait for Retry-After seconds',
+);
+export const InternalServerErrorBody = fixedError(
+  'InternalServerError',
+  [ErrorText.InternalServerError],
+  '500: nothing about the failure is shown; quote request_id to support',
+);
+export const ServiceUnavailableErrorBody = fixedError(
+  'ServiceUnavailableError',
+  [ErrorText.ServiceUnavailable],
+  '503: the database cannot be reached for now; retry after Retry-After seconds',
+);
+
+export const BookingNotFoundErrorBody = codedError(
+  'BookingNotFoundError',
+  ErrorText.BookingNotFound,
+  'Booking not found',
+  '404: no booking your key can see has this id or external id',
+);
+export const BookingForbiddenErrorBody = codedError(
+  'BookingForbiddenError',
+  ErrorText.BookingForbidden,
+  'This booking belongs to a venue your key cannot access',
+  '403: the booking belongs to a venue your key cannot access',
+);
+export const AmbiguousExternalIdErrorBody = codedError(
+  'AmbiguousExternalIdError',
+  ErrorText.AmbiguousExternalId,
+  'This external id matches bookings at several venues; cancel by booking id',
+  '409: the external id matches bookings at several venues; cancel by UUID',
+);
+export const BookingAlreadyCancelledErrorBody = codedError(
+  'BookingAlreadyCancelledError',
+  ErrorText.BookingAlreadyCancelled,
+  'Booking is already cancelled and cannot be cancelled',
+  '422: the booking is already cancelled, completed or no-show',
+);
+
+/** Every coded error of the cancel endpoint has a `message`; the SDK reads it from this shape. */
+export const CodedErrorBody = ErrorBody.extend({ message: z.string() });
+
+type ErrorSchema = z.ZodObject<{ error: z.ZodTypeAny; request_id: z.ZodTypeAny }>;
+
+/**
+ * One status of a route: one error body, or several told apart by their `error` text (a discriminated union, so
+ * generated clients switch on `error`). The description says when the route answers it.
+ */
+export function failure<T extends ErrorSchema>(description: string, schema: T): T;
+export function failure<T extends [ErrorSchema, ErrorSchema, ...ErrorSchema[]]>(
+  description: string,
+  ...schemas: T
+): z.ZodDiscriminatedUnion<'error', T>;
+export function failure(description: string, ...schemas: ErrorSchema[]) {
+  const [first] = schemas;
+  if (schemas.length === 1 && first) return doc(first, description);
+  return doc(z.discriminatedUnion('error', schemas as [ErrorSchema, ErrorSchema]), description);
+}
+
+/** Responses every route can give, declared once. */
+export const commonErrors = {
+  400: failure(
+    'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem',
+    ValidationErrorBody,
+  ),
+  401: failure('`Missing API key`, or `Invalid or revoked API key`', UnauthorizedErrorBody),
+  429: failure('Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds', RateLimitErrorBody),
+  500: failure(
     'Internal server error: nothing about it is shown; quote request_id to support',
-    ErrorText.InternalServerError,
+    InternalServerErrorBody,
   ),
-  503: errorOf(
+  503: failure(
     'The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same ' +
       'external_id replays it. Retry after Retry-After seconds',
-    ErrorText.ServiceUnavailable,
+    ServiceUnavailableErrorBody,
   ),
 } as const;
+
+/** Responses of a route that takes a JSON body. */
+export const bodyErrors = {
+  408: failure('The request body did not arrive within 10 s of its headers', RequestTimeoutErrorBody),
+  413: failure('The request body is over 100 kB', PayloadTooLargeErrorBody),
+  415: failure('The body has a Content-Encoding the server does not decode', UnsupportedContentEncodingErrorBody),
+} as const;
+
+/** The 403 of a route that addresses a venue: a missing scope, or a venue the key may not use. */
+export const venueForbidden = failure(
+  '`Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden` (a venue of another organisation, or one the key is not restricted to)',
+  InsufficientScopeErrorBody,
+  ForbiddenErrorBody,
+);
+
+/** The 403 of a route that addresses no venue: a missing scope only. */
+export const scopeForbidden = failure(
+  '`Insufficient scope` with `missing` (the scopes the key lacks)',
+  InsufficientScopeErrorBody,
+);
 
 /** The 400 of a route with a query or a body, whose example names a field of it. */
 export const badRequest = (example: string, path: string) => ({
   400: doc(
     ValidationErrorBody,
-    'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem (absent for malformed JSON)',
+    'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem',
     { error: example, details: [{ path, message: example }], request_id: REQUEST_ID },
   ),
 });

@@ -12,9 +12,3 @@ export const SCOPES = [
 
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
-
-/** What a route declares in its contract metadata. */
-export interface RouteMetadata {
-  scope: Scope;
-  preview?: boolean;
-}

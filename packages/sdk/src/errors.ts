@@ -1,8 +1,8 @@
 import {
   type CodedErrorBody,
-  type commonErrors,
   type ErrorBody,
   ErrorText,
+  type InsufficientScopeErrorBody,
   type ValidationErrorBody,
 } from '@spa/contract';
 import type { z } from 'zod';
@@ -15,9 +15,10 @@ export type KnownErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export type ErrorCodeText = KnownErrorCode | (string & {});
 
 /** Every error body the contract declares, merged: `error` always, the rest depending on the answer. */
-export type ApiErrorBody = z.infer<typeof ErrorBody> &
+export type ApiErrorBody = Omit<z.infer<typeof ErrorBody>, 'request_id'> &
+  Partial<Pick<z.infer<typeof ErrorBody>, 'request_id'>> &
   Partial<Pick<z.infer<typeof ValidationErrorBody>, 'details'>> &
-  Partial<Pick<z.infer<(typeof commonErrors)[403]>, 'missing'>> &
+  Partial<Pick<z.infer<typeof InsufficientScopeErrorBody>, 'missing'>> &
   Partial<Pick<z.infer<typeof CodedErrorBody>, 'message'>>;
 
 export type FieldProblem = NonNullable<ApiErrorBody['details']>[number];

@@ -6,17 +6,18 @@ export function instantFromDb(text: string): Temporal.Instant {
 }
 
 /** What every session (set to UTC) writes for a timestamptz: "2026-12-01 09:00:00+00", maybe with a fraction. */
-const UTC_TIMESTAMPTZ = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d*?)0*)?\+00$/;
+const UTC_TIMESTAMPTZ = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d*)?\+00$/;
 
 /**
- * timestamptz text from the database as the contract's ISO UTC string. The usual UTC form is rewritten
- * directly (parsing it with Temporal and printing it again cost ~35 µs per field); anything else goes through
- * Temporal. Checked equal to Temporal's answer in test/availability/slot-mapper.test.ts.
+ * timestamptz text from the database as the API writes every instant: UTC to the second, `YYYY-MM-DDTHH:mm:ssZ`
+ * (the fraction is dropped, so a clock never reads later than it was). The usual UTC form is rewritten directly
+ * (parsing it with Temporal and printing it again cost ~35 µs per field); anything else goes through Temporal.
+ * Checked against Temporal's answer in test/availability/slot-mapper.test.ts.
  */
 export function isoFromDb(text: string): string {
   const m = UTC_TIMESTAMPTZ.exec(text);
-  if (!m) return Temporal.Instant.from(text).toString();
-  return `${m[1]}T${m[2]}${m[3] ? `.${m[3]}` : ''}Z`;
+  if (!m) return Temporal.Instant.from(text).round({ smallestUnit: 'second', roundingMode: 'trunc' }).toString();
+  return `${m[1]}T${m[2]}Z`;
 }
 
 /** `[start, end)` as a PostgreSQL tstzrange literal. */

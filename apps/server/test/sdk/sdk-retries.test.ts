@@ -85,7 +85,7 @@ describe('the SDK retries only what is safe to retry', () => {
     it('retries 5xx and 429', async () => {
       const { net, api } = client([
         { status: 503, body: 'Service Unavailable' },
-        { status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '0' } },
+        { status: 429, body: { error: 'Rate limit exceeded', request_id: 'r1' }, headers: { 'retry-after': '0' } },
       ]);
       const created = await api.createBooking(f.venue.id, body({ external_id: 'retry-5xx' }));
       expect(created.ok && created.status).toBe(201);
@@ -103,7 +103,7 @@ describe('the SDK retries only what is safe to retry', () => {
     });
 
     it('waits out 409 duplicate_external_id, then gets its answer', async () => {
-      const { net, api } = client([{ status: 409, body: { error: 'duplicate_external_id' } }]);
+      const { net, api } = client([{ status: 409, body: { error: 'duplicate_external_id', request_id: 'r1' } }]);
       const created = await api.createBooking(f.venue.id, body({ external_id: 'retry-dup' }));
       expect(created.ok && created.status).toBe(201);
       expect(net.calls).toHaveLength(2);
@@ -138,7 +138,7 @@ describe('the SDK retries only what is safe to retry', () => {
     });
 
     it('never retries a 5xx: the booking may exist', async () => {
-      const { net, api } = client([{ status: 500, body: { error: 'Internal server error' } }]);
+      const { net, api } = client([{ status: 500, body: { error: 'Internal server error', request_id: 'r1' } }]);
       const failed = await api.createBooking(f.venue.id, body({ external_id: null }));
       expect(!failed.ok && [failed.error.status, failed.error.code]).toEqual([500, 'Internal server error']);
       expect(net.calls).toHaveLength(1);
@@ -158,7 +158,7 @@ describe('the SDK retries only what is safe to retry', () => {
       const { net, api } = client([
         'network',
         { status: 502, body: '<html>Bad gateway</html>' },
-        { status: 429, body: { error: 'Rate limit exceeded' } },
+        { status: 429, body: { error: 'Rate limit exceeded', request_id: 'r1' } },
       ]);
       const venues = await api.listVenues();
       expect(venues.ok && venues.data.map((v) => v.id)).toEqual([f.venue.id]);
@@ -167,7 +167,7 @@ describe('the SDK retries only what is safe to retry', () => {
 
     it('honour Retry-After in seconds', async () => {
       const { net, api } = client([
-        { status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '1' } },
+        { status: 429, body: { error: 'Rate limit exceeded', request_id: 'r1' }, headers: { 'retry-after': '1' } },
       ]);
       expect((await api.getVenue(f.venue.id)).ok).toBe(true);
       expect(net.calls[1]!.at - net.calls[0]!.at).toBeGreaterThanOrEqual(950);
@@ -175,7 +175,7 @@ describe('the SDK retries only what is safe to retry', () => {
 
     it('answer the 429 at once when Retry-After is longer than maxDelayMs', async () => {
       const { net, api } = client([
-        { status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '120' } },
+        { status: 429, body: { error: 'Rate limit exceeded', request_id: 'r1' }, headers: { 'retry-after': '120' } },
       ]);
       const limited = await api.listVenues();
       expect(!limited.ok && [limited.error.status, limited.error.code]).toEqual([429, 'Rate limit exceeded']);

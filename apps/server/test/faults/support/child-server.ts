@@ -63,7 +63,12 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
 export async function eventually(check: () => boolean | Promise<boolean>, withinMs: number): Promise<number> {
   const started = performance.now();
   for (;;) {
-    if (await Promise.resolve().then(check).catch(() => false)) return performance.now() - started;
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return performance.now() - started;
     if (performance.now() - started > withinMs) throw new Error(`condition not met within ${withinMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

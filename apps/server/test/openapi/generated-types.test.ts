@@ -1,0 +1,62 @@
+import openapiTS, { astToString } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../src/openapi/openapi-document.js';
+
+/** What a partner generating a client gets: openapi-typescript, the most used TypeScript generator. */
+describe('types generated from the OpenAPI document by openapi-typescript', () => {
+  let types: string;
+  const schema = (name: string) => new RegExp(`^ {8}${name}: \\{`, 'm');
+
+  it('has a named type for every schema a partner handles, and for each error body', async () => {
+    types = astToString(await openapiTS(JSON.stringify(buildOpenApiDocument())));
+    const names = [
+      'Venue',
+      'VenueSummary',
+      'Treatment',
+      'Variant',
+      'Customer',
+      'Booking',
+      'Slot',
+      'DayAvailability',
+      'RangeAvailability',
+      'Money',
+      'Guest',
+      'Pagination',
+      'CreateBookingRequest',
+      'CancelBookingRequest',
+      'ValidationError',
+      'UnauthorizedError',
+      'InsufficientScopeError',
+      'ForbiddenError',
+      'VenueNotFoundError',
+      'VariantNotFoundError',
+      'CustomerNotFoundError',
+      'SlotUnavailableError',
+      'DuplicateExternalIdError',
+      'CurrencyMismatchError',
+      'PayloadTooLargeError',
+      'UnsupportedContentEncodingError',
+      'RateLimitError',
+      'InternalServerError',
+      'ServiceUnavailableError',
+      'BookingNotFoundError',
+      'BookingForbiddenError',
+      'AmbiguousExternalIdError',
+      'BookingAlreadyCancelledError',
+    ];
+    expect(names.filter((name) => !schema(name).test(types))).toEqual([]);
+  });
+
+  it('refers to the named types from the operations, and types the query integers as numbers', () => {
+    expect(types).toContain('data: components["schemas"]["Booking"]');
+    expect(types).toContain('data: components["schemas"]["VenueSummary"][]');
+    expect(types).toContain('pagination: components["schemas"]["Pagination"]');
+    expect(types).toMatch(/page_size\?: number/);
+    expect(types).toMatch(/guest_count\?: number/);
+    expect(types).toMatch(/error: "Venue not found"/);
+    expect(types).toMatch(/error: "slot_unavailable"/);
+    expect(types).toMatch(
+      /"application\/json": components\["schemas"\]\["VenueNotFoundError"\] \| components\["schemas"\]\["VariantNotFoundError"\]/,
+    );
+  });
+});

@@ -1,0 +1,20 @@
+import type { Scope } from './scopes.js';
+
+/** The groups of the reference, in the order it lists them; each route names its own in its metadata. */
+export const TAGS = {
+  venues: 'Venues of your organisation',
+  treatments: 'Treatment catalogue',
+  customers: 'Customers and their booking history',
+  availability: 'Bookable slots (preview)',
+  bookings: 'Create and cancel bookings (preview)',
+} as const;
+
+export type Tag = keyof typeof TAGS;
+
+/** What a route declares in its contract metadata. */
+export interface RouteMetadata {
+  scope: Scope;
+  /** Its group in the reference. */
+  tag: Tag;
+  preview?: boolean;
+}
