@@ -12,7 +12,7 @@ import {
 import { openBenchDatabase } from './databases.js';
 import { type LoadResult, runLoad } from './load.js';
 import { seeded } from './scenario.js';
-import { shuffle } from '../src/shared/shuffle.js';
+import { shuffle } from '../src/lib/shuffle.js';
 import { overlappingHolds } from '../test/support/overlapping-holds.js';
 import { serve } from './serve.js';
 import { ms, summary, verdict } from './stats.js';

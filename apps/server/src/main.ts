@@ -4,7 +4,7 @@ import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { DEMO_KEY_ID, seedDemoDataIfEmpty } from './demo/seed-demo.js';
 import { createLogger } from './logger.js';
-import { systemClock } from './shared/clock.js';
+import { systemClock } from './lib/clock.js';
 
 /** Process entry: configuration, database, migrations, demo data, then listen until SIGTERM. */
 async function main() {

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import { shuffle } from '../shared/shuffle.js';
+import { shuffle } from '../lib/shuffle.js';
 import { anyOverlap } from './interval-index.js';
 import { minutesOf, plainTimeOf } from './local-clock.js';
 import type { AvailabilitySnapshot } from './snapshot.js';

@@ -2,8 +2,8 @@ import type { Booking } from '@spa/contract';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { BookingTable } from '../db/schema.js';
-import { isoFromDb } from '../shared/instant.js';
-import { toMoney } from '../shared/money.js';
+import { isoFromDb } from '../lib/instant.js';
+import { toMoney } from '../lib/money.js';
 
 export const BOOKING_COLUMNS = [
   'id',

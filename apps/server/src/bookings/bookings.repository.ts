@@ -8,7 +8,7 @@ import {
   selectSnapshotRow,
   snapshotSql,
 } from '../availability/snapshot.query.js';
-import { tstzrange } from '../shared/instant.js';
+import { tstzrange } from '../lib/instant.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 
 type Trx = Transaction<Database>;

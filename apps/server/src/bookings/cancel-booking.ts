@@ -9,7 +9,7 @@ import {
   BookingForbiddenError,
   BookingNotFoundError,
 } from '../http/domain-errors.js';
-import { instantFromDb } from '../shared/instant.js';
+import { instantFromDb } from '../lib/instant.js';
 import { canAccessVenue } from '../venues/venue-access.js';
 import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 import {

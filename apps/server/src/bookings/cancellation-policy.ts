@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { CancellationPolicyJson } from '../db/schema.js';
-import { minorDigits } from '../shared/money.js';
+import { minorDigits } from '../lib/money.js';
 
 export type CancelledBy = 'partner' | 'customer';
 

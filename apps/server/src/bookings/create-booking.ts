@@ -14,8 +14,8 @@ import {
   ValidationError,
   VariantNotFoundError,
 } from '../http/domain-errors.js';
-import { tstzrange } from '../shared/instant.js';
-import { toMinor } from '../shared/money.js';
+import { tstzrange } from '../lib/instant.js';
+import { toMinor } from '../lib/money.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import { type BookingRow } from './booking.mapper.js';
 import {

@@ -2,7 +2,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, Database } from '../db/schema.js';
-import { instantFromDb, tstzrange } from '../shared/instant.js';
+import { instantFromDb, tstzrange } from '../lib/instant.js';
 import {
   holdKeys,
   isLostRace,

@@ -3,7 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import { clientTypeOf } from '../bookings/client-type.js';
 import { LIVE_STATUSES } from '../bookings/bookings.repository.js';
 import type { FieldProblem } from '../http/domain-errors.js';
-import { toMinor } from '../shared/money.js';
+import { toMinor } from '../lib/money.js';
 import { placeReservations } from './place-reservations.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';

@@ -1,7 +1,7 @@
 import { chars, CurrencyCode, MAX_PRICE, Money, Scope } from '@spa/contract';
 import { MAX_RATE_LIMIT } from '../keys/keys.service.js';
 import { z } from 'zod';
-import { minorDigits, toMinor } from '../shared/money.js';
+import { minorDigits, toMinor } from '../lib/money.js';
 
 /**
  * The venue data file of DECISIONS ("Venue data file"), read by `pnpm spa import`. Strict objects, so a typo

@@ -3,7 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import { formatApiKey, generateKeyParts, type KeyVault } from '../auth/api-key.js';
 import { isUniqueViolation } from '../bookings/bookings.repository.js';
 import type { Db } from '../db/connect.js';
-import { isoFromDb } from '../shared/instant.js';
+import { isoFromDb } from '../lib/instant.js';
 import * as repo from './keys.repository.js';
 import { findVenue } from '../venues/venues.repository.js';
 

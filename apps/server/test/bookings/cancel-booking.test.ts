@@ -1,7 +1,7 @@
 import { SCOPES } from '@spa/contract';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isoFromDb } from '../../src/shared/instant.js';
+import { isoFromDb } from '../../src/lib/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeBooking, makeCustomer, makeTreatment, makeVenue } from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isoFromDb } from '../../src/shared/instant.js';
+import { isoFromDb } from '../../src/lib/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptBooking, BookingWorkflowError, finishBooking } from '../../src/bookings/therapist-workflow.js';
-import { isoFromDb } from '../../src/shared/instant.js';
+import { isoFromDb } from '../../src/lib/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeBooking, makeCustomer, makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';

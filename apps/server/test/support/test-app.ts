@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { createApp } from '../../src/app.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
-import { fixedClock } from '../../src/shared/clock.js';
+import { fixedClock } from '../../src/lib/clock.js';
 import { openTestDatabase } from './test-db.js';
 
 export interface TestContext {
