@@ -1,4 +1,6 @@
 import { createApp } from './app.js';
+import { KeyVault } from './auth/api-key.js';
+import { serveOperatorCommands } from './cli/operator-socket.js';
 import { loadConfig } from './config/config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -34,12 +36,27 @@ async function main() {
     }
   }
 
+  // The embedded database lives in this process: operator commands (pnpm spa) reach it through this socket.
+  const operator =
+    database.kind === 'pglite'
+      ? await serveOperatorCommands({
+          dataDir: config.dataDir,
+          context: { db: database.db, vault: new KeyVault(config.keyEncryptionKey) },
+          logger,
+        })
+      : undefined;
+
   const app = createApp({ db: database.db, clock: systemClock, config, logger });
   const server = app.listen(config.port, () => logger.info({ url: config.publicUrl }, 'partner booking API listening'));
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    server.close(() => void database.close().then(() => process.exit(0)));
+    server.close(
+      () =>
+        void Promise.resolve(operator?.close())
+          .then(() => database.close())
+          .then(() => process.exit(0)),
+    );
     // In-flight requests get ten seconds; then the process leaves anyway.
     setTimeout(() => process.exit(1), 10_000).unref();
   };

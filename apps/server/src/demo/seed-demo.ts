@@ -3,7 +3,8 @@ import { Temporal } from 'temporal-polyfill';
 import { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import { importVenueData } from '../import/import-venue-data.js';
-import { OperatorError, revealKey } from '../keys/keys.service.js';
+import { revealKey } from '../keys/keys.service.js';
+import { OperatorError } from '../lib/operator-error.js';
 
 const DEMO_FILE = new URL('./demo-data.json', import.meta.url);
 /** Maisons Lumière's dashboard key in demo-data.json (all six scopes), the one the README's commands use. */

@@ -6,9 +6,7 @@ import type { Db } from '../db/connect.js';
 import { isoFromDb } from '../lib/instant.js';
 import * as repo from './keys.repository.js';
 import { findVenue } from '../venues/venues.repository.js';
-
-/** A refusal the operator reads in the CLI: plain words, no stack. */
-export class OperatorError extends Error {}
+import { OperatorError } from '../lib/operator-error.js';
 
 /** Partners get the four released scopes unless the operator grants more (DECISIONS). */
 export const DEFAULT_SCOPES: Scope[] = ['venues:read', 'treatments:read', 'customers:read', 'bookings:read'];

@@ -5,12 +5,12 @@ import { importVenueData } from '../../src/import/import-venue-data.js';
 import {
   createKey,
   listKeys,
-  OperatorError,
   parseScopes,
   regenerateDashboardKey,
   revealKey,
   revokeKey,
 } from '../../src/keys/keys.service.js';
+import { OperatorError } from '../../src/lib/operator-error.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 import { makeVenueFile } from '../import/venue-file.js';
 
