@@ -202,6 +202,17 @@ describe('importVenueData: an invalid file', () => {
     expect(org.name).toBe('Maisons Lumière Hôtels');
   });
 
+  it('requires a venue timezone: a missing or null one is a problem, never a silent UTC', async () => {
+    const { file } = makeVenueFile();
+    const { timezone: _dropped, ...withoutZone } = file.venues[0]!;
+    expect(await problemsOf(importVenueData(ctx.db, { ...file, venues: [withoutZone] }, ctx.vault))).toEqual([
+      'venues[0].timezone: is required',
+    ]);
+    expect(
+      await problemsOf(importVenueData(ctx.db, { ...file, venues: [{ ...withoutZone, timezone: null }] }, ctx.vault)),
+    ).toEqual(['venues[0].timezone: must be a string']);
+  });
+
   it('reports every broken reference and cross-field rule with its JSON path', async () => {
     const { file, ids, booking } = makeVenueFile();
     const venue = file.venues[0]!;
