@@ -29,7 +29,9 @@ export function buildOpenApiDocument(serverUrl?: string) {
         version: '1.0.0',
         description:
           'Read spa venues, treatments, customers and availability, and book and cancel treatments, from your own servers. ' +
-          'Authenticate with `Authorization: Bearer sk_live_{id}_{secret}` or `X-Api-Key`. Preview endpoints may change before release.',
+          'Authenticate with `Authorization: Bearer sk_live_{id}_{secret}` or `X-Api-Key`. Preview endpoints may change before release.\n\n' +
+          'Retrying: every GET is safe to retry. Creating a booking is safe to retry only with the same `external_id` (the original comes back, 200 with `Idempotent-Replayed: true`). ' +
+          'Cancelling is safe to retry (a repeat answers 422 `BOOKING_ALREADY_CANCELLED`). Retry 429 and 503 after `Retry-After`, and 5xx or network errors with backoff; never retry other 4xx unchanged.',
         contact: { name: 'Partner support', email: 'partners@example.com' },
         license: { name: 'Proprietary', url: 'https://example.com/terms' },
       },
