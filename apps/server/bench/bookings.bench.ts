@@ -64,7 +64,7 @@ function slotStarts(count: number): Temporal.Instant[] {
   return starts;
 }
 
-/** Issue 4's benchmark on PostgreSQL: throughput over many slots, then heavy contention on few. */
+/** The booking benchmark on PostgreSQL: throughput over many slots, then heavy contention on few. */
 export async function benchBookings() {
   const database = await openBenchDatabase('postgres', 20);
   const lines: string[] = [];

@@ -18,7 +18,7 @@ export const CancellationPolicy = doc(
   'Fee tiers per party that cancels, first matching tier wins',
 );
 
-/** List shape (spec 2.1). */
+/** List shape (docs/api.md, "Venue, list shape"). */
 export const VenueSummary = z.object({
   id: Uuid,
   slug: doc(z.string(), 'Kebab-case identifier, unique within the organisation', 'spa-lumiere-paris'),
@@ -37,7 +37,7 @@ export const VenueSummary = z.object({
   cover_image: z.string().nullable(),
 });
 
-/** Detail shape (spec 2.2 + DECISIONS "Venues"): every list field plus scheduling and policy. */
+/** Detail shape (docs/api.md, "Venue, detail shape"): every list field plus scheduling and policy. */
 export const VenueDetail = VenueSummary.extend({
   landing_subtitle: z.string().nullable(),
   status: doc(z.string(), 'Lifecycle status', 'active'),

@@ -13,7 +13,7 @@ import { BOOKING_COLUMNS, type BookingRow } from './booking.mapper.js';
 
 type Trx = Transaction<Database>;
 
-/** Statuses that hold a room and therapists (DECISIONS "Availability"). */
+/** Statuses that hold a room and therapists (docs/api.md, "Booking lifecycle"). */
 export const LIVE_STATUSES: BookingStatus[] = ['pending', 'awaiting_therapist', 'confirmed'];
 
 export async function findBookingByExternalId(db: Db, venueId: string, externalId: string) {

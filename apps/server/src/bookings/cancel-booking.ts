@@ -31,7 +31,7 @@ export interface CancelBookingOptions {
   now: Temporal.Instant;
 }
 
-/** Spec 4.8: applies the venue policy for `cancelled_by` and releases the room and therapists at once. */
+/** docs/api.md, "POST /v1/bookings/{booking_id}/cancel": applies the venue policy for `cancelled_by` and releases the room and therapists at once. */
 export async function cancelBooking({
   db,
   principal,

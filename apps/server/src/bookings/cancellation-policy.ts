@@ -11,7 +11,7 @@ export interface CancellationFee {
 }
 
 /**
- * DECISIONS "Cancellation": the first tier whose min_hours_before <= hours left applies; after the start,
+ * docs/api.md, "Cancellation policy": the first tier whose min_hours_before <= hours left applies; after the start,
  * the last tier. The fee is total x percent, rounded half-up to the currency's minor unit.
  */
 export function cancellationFee(input: {

@@ -1,4 +1,4 @@
-/** DECISIONS "Bookings": the lower-cased part before the dot names a known source, else `external`. */
+/** docs/api.md, "Booking": the lower-cased part before the dot names a known source, else `external`. */
 const KNOWN = new Set(['hotel', 'agency', 'corporate']);
 
 export type ClientType = 'hotel' | 'agency' | 'corporate' | 'external';

@@ -49,7 +49,7 @@ const LAST_START = LAST_DATE.add({ days: 1 }).toZonedDateTime('UTC').toInstant()
 const ATTEMPTS = 5;
 
 /**
- * Spec 4.7. Checks in the order of DECISIONS (400, then venue, then variant, then 409/422), then books in one
+ * docs/api.md, "POST /v1/venues/{venue_id}/bookings". Checks in the order of its "Errors" section (400, then venue, then variant, then 409/422), then books in one
  * transaction: re-checks the slot with the availability function, reserves a room and therapists (the exclusion
  * constraints make an overlap impossible) and inserts the booking.
  */

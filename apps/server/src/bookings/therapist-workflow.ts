@@ -17,7 +17,7 @@ import {
 export class BookingWorkflowError extends OperatorError {}
 
 /**
- * A therapist accepts the broadcast (spec 3.1): pending or awaiting_therapist becomes confirmed and the
+ * A therapist accepts the broadcast (docs/api.md, "Booking lifecycle"): pending or awaiting_therapist becomes confirmed and the
  * booking is assigned to them. If they were not the tentatively reserved therapist, the reservation moves
  * to them, still guarded by the exclusion constraint and the per-therapist lock of the inter-venue buffer.
  */

@@ -6,7 +6,7 @@ const parse = express.json({ limit: '100kb', strict: true, type: JSON_TYPES });
 
 /**
  * Parses JSON bodies but holds back a parse error until authentication has run, so the order of
- * checks of DECISIONS holds (401, then 403 scope, then 400) even for a malformed body.
+ * checks of docs/api.md ("Errors") holds (401, then 403 scope, then 400) even for a malformed body.
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
   parse(req, res, (error?: unknown) => {

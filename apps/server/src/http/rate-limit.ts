@@ -3,7 +3,7 @@ import { rateLimit } from 'express-rate-limit';
 import { principalOf } from '../auth/principal.js';
 import { RateLimitedError } from './domain-errors.js';
 
-/** Spec 8: the soft read limit, for the three catalogue reads. */
+/** docs/api.md, "Rate limits": the soft read limit, for the three catalogue reads. */
 const SOFT_READ_LIMIT = 60;
 const READ_OPERATIONS = new Set(['GET /v1/venues', 'GET /v1/venues/:venue_id', 'GET /v1/venues/:venue_id/treatments']);
 
@@ -14,7 +14,7 @@ function category(req: Request): 'read' | 'default' {
 
 /**
  * Per key and per category, one-minute windows (express-rate-limit, in memory: one process serves the API).
- * Off unless RATE_LIMIT_ENFORCED=true, as the spec says enforcement is not active yet.
+ * Off unless RATE_LIMIT_ENFORCED=true, as docs/api.md ("Rate limits") says.
  */
 export function keyRateLimit(): RequestHandler {
   return rateLimit({

@@ -44,7 +44,7 @@ export async function releaseFileBookings(trx: Trx, data: VenueData): Promise<vo
 }
 
 /**
- * Bookings keep their status and skip availability checks (DECISIONS); a live one still holds a room and its
+ * Bookings keep their status and skip availability checks (docs/api.md, "Venue data file"); a live one still holds a room and its
  * therapists (placeReservations). Returns a problem per live booking that cannot be placed.
  */
 export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.Instant): Promise<FieldProblem[]> {

@@ -2,7 +2,7 @@ import { contract, type RouteMetadata } from '@spa/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 
 /**
- * Without a URL (the checked-in docs/openapi.json) the server is the spec's `{base_url}`, a variable whose default
+ * Without a URL (the checked-in docs/openapi.json) the server is `{base_url}`, a variable whose default
  * is a local server; the running app passes its public URL.
  */
 const servers = (serverUrl?: string) =>

@@ -11,7 +11,7 @@ const RID = 'req-cancel-booking';
 
 type Venue = Awaited<ReturnType<typeof makeBookableVenue>>;
 
-describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
+describe('POST /v1/bookings/{booking_id}/cancel', () => {
   let ctx: TestContext;
   let f: Venue;
   beforeAll(async () => {

@@ -28,7 +28,7 @@ const feeAt = (left: Temporal.DurationLike, overrides: Partial<Parameters<typeof
     ...overrides,
   });
 
-describe('cancellationFee (DECISIONS "Cancellation")', () => {
+describe('cancellationFee (the cancellation policy tiers)', () => {
   it('applies the first tier whose min_hours_before is at most the hours left', () => {
     expect(feeAt({ hours: 30 })).toEqual({
       feeMinor: 0,

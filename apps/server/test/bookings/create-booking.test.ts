@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Venue = Awaited<ReturnType<typeof makeBookableVenue>>;
 
-describe('POST /v1/venues/{venue_id}/bookings (spec 4.7)', () => {
+describe('POST /v1/venues/{venue_id}/bookings', () => {
   let ctx: TestContext;
   let f: Venue;
   beforeAll(async () => {

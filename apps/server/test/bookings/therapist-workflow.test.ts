@@ -13,7 +13,7 @@ const LATER = Temporal.Instant.from('2026-11-22T09:00:00Z');
 /** After every booking of these tests has started: when they can be completed or marked a no-show. */
 const AFTER_START = Temporal.Instant.from('2026-12-01T09:00:00Z');
 
-describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', () => {
+describe('therapist acceptance and outcomes', () => {
   let ctx: TestContext;
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   let unskilled: { id: string };

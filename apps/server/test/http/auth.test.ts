@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 
-describe('authentication and scopes (spec 5, DECISIONS)', () => {
+describe('authentication and scopes', () => {
   let ctx: TestContext;
   let key: string;
   let keyId: string;
