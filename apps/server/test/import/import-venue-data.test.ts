@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importVenueData, ImportValidationError } from '../../src/import/import-venue-data.js';
@@ -121,6 +122,22 @@ describe('importVenueData: the demo file', () => {
       id: file.treatments[0].variants[0].id,
       price: file.treatments[0].variants[0].price,
     });
+  });
+
+  it('adds a venue to the demo organisation from a file that names the organisation by id (docs/examples)', async () => {
+    const addition = JSON.parse(
+      readFileSync(new URL('../../../../docs/examples/add-venue.json', import.meta.url), 'utf8'),
+    );
+    const summary = await importVenueData(ctx.db, addition, ctx.vault);
+    expect(summary.changes).toMatchObject({
+      organisations: { created: 0, updated: 0, unchanged: 0 },
+      venues: { created: 1, updated: 0, unchanged: 0 },
+      treatments: { created: 1, updated: 0, unchanged: 0 },
+      therapists: { created: 1, updated: 0, unchanged: 0 },
+    });
+    const { key } = await revealKey(ctx.db, ctx.vault, 'de0000000001');
+    const venues = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${key}`).expect(200);
+    expect(venues.body.data.map((v: { slug: string }) => v.slug)).toContain('spa-lumiere-bordeaux');
   });
 
   it('stores a key secret as an HMAC and a ciphertext, never in clear', async () => {
