@@ -12,7 +12,7 @@ const NOW = Temporal.Instant.from('2026-11-22T08:00:00Z');
 const FROM = Temporal.PlainDate.from('2026-12-01');
 const TO = FROM.add({ days: 62 });
 
-/** Issue 3's benchmark: a 62-day range and a single day through HTTP, and the pure computation alone. */
+/** The availability benchmark: a 62-day range and a single day through HTTP, and the pure computation alone. */
 export async function benchAvailability(kind: 'pglite' | 'postgres') {
   const database = await openBenchDatabase(kind);
   const lines: string[] = [];

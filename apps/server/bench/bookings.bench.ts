@@ -12,7 +12,7 @@ import {
 import { openBenchDatabase } from './databases.js';
 import { type LoadResult, runLoad } from './load.js';
 import { seeded } from './scenario.js';
-import { shuffle } from '../src/shared/shuffle.js';
+import { shuffle } from '../src/lib/shuffle.js';
 import { overlappingHolds } from '../test/support/overlapping-holds.js';
 import { serve } from './serve.js';
 import { ms, summary, verdict } from './stats.js';
@@ -64,7 +64,7 @@ function slotStarts(count: number): Temporal.Instant[] {
   return starts;
 }
 
-/** Issue 4's benchmark on PostgreSQL: throughput over many slots, then heavy contention on few. */
+/** The booking benchmark on PostgreSQL: throughput over many slots, then heavy contention on few. */
 export async function benchBookings() {
   const database = await openBenchDatabase('postgres', 20);
   const lines: string[] = [];

@@ -5,7 +5,7 @@ import { Temporal } from 'temporal-polyfill';
 import { createApp } from '../src/app.js';
 import { KeyVault } from '../src/auth/api-key.js';
 import type { Db } from '../src/db/connect.js';
-import type { Clock } from '../src/shared/clock.js';
+import type { Clock } from '../src/lib/clock.js';
 
 /** The real app on an ephemeral loopback port, with a frozen clock, for load through HTTP. */
 export async function serve(db: Db, now: Temporal.Instant) {

@@ -5,7 +5,7 @@ import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import type { Metrics } from './metrics/metrics.js';
-import type { Clock } from './shared/clock.js';
+import type { Clock } from './lib/clock.js';
 
 /** What createApp needs; tests pass their own database, clock and config. */
 export interface AppDeps {

@@ -127,7 +127,7 @@ export const Guest = named(
     last_name: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 100), 'Last name', 'Martin'),
     email: doc(
       z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254),
-      'Guest email; the customer is found or created by it (case-insensitive)',
+      'Guest email. The customer is found by (organisation, email without case) or created: a known address keeps its stored customer and name (a different name sent is logged for the operator, not stored), so give each guest their own address; guests sharing one address become one customer',
       'claire.martin@example.com',
     ),
     phone: doc(
@@ -233,14 +233,19 @@ export const bookingsContract = c.router({
     summary: 'Create a booking (preview)',
     description:
       'Books the slot starting at start_at. Atomic: the slot is re-checked and a room and therapists are reserved in one transaction. ' +
-      'Send external_id to make retries safe.',
+      'The booking starts pending; if no therapist accepts it within the venue therapist_response_minutes (default 15) it becomes awaiting_therapist, and a therapist may still accept it. ' +
+      'Safe to retry only with external_id: the same external_id at the same venue returns the original booking (200, Idempotent-Replayed: true); without it a retry may book twice.',
     metadata: { scope: 'bookings:write', tag: 'bookings', preview: true },
   },
   cancel: {
     method: 'POST',
     path: '/bookings/:booking_id/cancel',
     pathParams: z.object({
-      booking_id: doc(z.string().min(1), 'Booking UUID, or ext:{external_id}', `ext:${Example.externalId}`),
+      booking_id: doc(
+        z.string().min(1),
+        'Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213)',
+        `ext:${Example.externalId}`,
+      ),
     }),
     body: CancelBookingBody,
     responses: {
@@ -277,7 +282,9 @@ export const bookingsContract = c.router({
       ),
     },
     summary: 'Cancel a booking (preview)',
-    description: 'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once.',
+    description:
+      'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once. ' +
+      'Safe to retry: a repeat changes nothing and answers 422 BOOKING_ALREADY_CANCELLED, which after a lost response means the first call succeeded.',
     metadata: { scope: 'bookings:write', tag: 'bookings', preview: true },
   },
 });

@@ -7,7 +7,7 @@ export const REQUEST_ID = Example.requestId;
 
 /**
  * The API's fixed `error` texts, spelled once: the server answers with them, the SDK names them for `switch`.
- * Two styles, as the spec has them: sentences and snake_case for most routes, upper-case codes on cancel
+ * Two styles, as docs/api.md ("Errors") has them: sentences and snake_case for most routes, upper-case codes on cancel
  * (`FORBIDDEN` there, `Forbidden` elsewhere). A 400 and the 422 write sentences naming the field instead.
  */
 export const ErrorText = {

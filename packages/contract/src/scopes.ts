@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The six scopes of spec section 5. The last two are "coming soon": granted only by the operator. */
+/** The six scopes (docs/api.md, "Authentication and keys"). The last two are previews: granted only by the operator. */
 export const SCOPES = [
   'venues:read',
   'treatments:read',

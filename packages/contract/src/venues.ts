@@ -48,7 +48,7 @@ export const CancellationPolicy = named(
   ),
 );
 
-/** List shape. */
+/** List shape (docs/api.md, "Venue, list shape"). */
 const venueSummaryFields = {
   id: doc(Uuid, 'Venue UUID', Example.venueId),
   slug: doc(z.string(), 'Kebab-case identifier, unique within the organisation', Example.venueSlug),
@@ -69,7 +69,7 @@ const venueSummaryFields = {
 
 export const VenueSummary = named('VenueSummary', z.object(venueSummaryFields));
 
-/** Detail shape: every list field plus scheduling and policy (docs/decisions.md). */
+/** Detail shape (docs/api.md, "Venue, detail shape"): every list field plus scheduling and policy. */
 export const VenueDetail = named(
   'Venue',
   z.object({

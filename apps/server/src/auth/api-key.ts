@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** `sk_live_{id}_{secret}`: id 12 lower-case hex characters, secret 64 (DECISIONS "Authentication and keys"). */
+/** `sk_live_{id}_{secret}`: id 12 lower-case hex characters, secret 64 (docs/api.md, "Authentication and keys"). */
 const KEY_FORMAT = /^sk_live_([0-9a-f]{12})_([0-9a-f]{64})$/;
 
 export interface ParsedKey {

@@ -6,7 +6,7 @@ import { findApiKey } from './api-keys.repository.js';
 import { type KeyVault, parseApiKey } from './api-key.js';
 import type { Principal } from './principal.js';
 
-/** Spec 5.2: `Authorization: Bearer` wins over `X-Api-Key` when both are sent. */
+/** docs/api.md, "Authentication and keys": `Authorization: Bearer` wins over `X-Api-Key` when both are sent. */
 export function presentedKey(req: Request): string | undefined {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
   return bearer ?? (req.get('x-api-key')?.trim() || undefined);

@@ -1,6 +1,6 @@
 import type { Slot as SlotJson } from '@spa/contract';
 import type { z } from 'zod';
-import { isoFromEpochMs } from '../shared/instant.js';
+import { isoFromEpochMs } from '../lib/instant.js';
 import type { ListedSlot } from '../scheduling/index.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -1,8 +1,8 @@
 import type { Booking } from '@spa/contract';
 import type { z } from 'zod';
 import type { BookingRow } from '../db/columns.js';
-import { isoFromDb } from '../shared/instant.js';
-import { toMoney } from '../shared/money.js';
+import { isoFromDb } from '../lib/instant.js';
+import { toMoney } from '../lib/money.js';
 
 /** The one place a booking row becomes the contract's Booking. */
 export function toBooking(row: BookingRow): z.infer<typeof Booking> {

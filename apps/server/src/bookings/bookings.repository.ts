@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import type { BookingTable, Database } from '../db/schema.js';
 import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow, snapshotSql } from '../scheduling/index.js';
 import { advisoryLockKey } from '../db/advisory-lock.js';
-import { tstzrange } from '../shared/instant.js';
+import { tstzrange } from '../lib/instant.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 
 type Trx = Transaction<Database>;

@@ -5,10 +5,11 @@ import { principalOf } from '../auth/principal.js';
 import { toBooking } from './booking.mapper.js';
 import { cancelBooking } from './cancel-booking.js';
 import { createBooking } from './create-booking.js';
+import { warnOnGuestNameMismatch } from './guest-name-check.js';
 
 export function bookingsRouter({ db, clock }: RouteDeps) {
   return initServer().router(contract.bookings, {
-    create: async ({ params, body, res }) => {
+    create: async ({ params, body, req, res }) => {
       const { booking, replayed } = await createBooking({
         db,
         principal: principalOf(res),
@@ -20,6 +21,7 @@ export function bookingsRouter({ db, clock }: RouteDeps) {
         res.setHeader('Idempotent-Replayed', 'true');
         return { status: 200, body: { data: toBooking(booking) } };
       }
+      void warnOnGuestNameMismatch(db, booking.customer_id, body.guest, req.log);
       return { status: 201, body: { data: toBooking(booking) } };
     },
     cancel: async ({ params, body, res }) => {

@@ -9,10 +9,10 @@ import {
   BookingForbiddenError,
   BookingNotFoundError,
 } from '../errors/domain-errors.js';
-import { instantFromDb } from '../shared/instant.js';
+import { instantFromDb } from '../lib/instant.js';
 import { canAccessVenue } from '../venues/venue-access.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
-import { LIVE_STATUSES } from '../shared/booking-status.js';
+import { LIVE_STATUSES } from '../lib/booking-status.js';
 import {
   findBookingById,
   findVisibleBookingsByExternalId,
@@ -31,7 +31,7 @@ export interface CancelBookingOptions {
   now: Temporal.Instant;
 }
 
-/** Spec 4.8: applies the venue policy for `cancelled_by` and releases the room and therapists at once. */
+/** docs/api.md, "POST /v1/bookings/{booking_id}/cancel": applies the venue policy for `cancelled_by` and releases the room and therapists at once. */
 export async function cancelBooking({
   db,
   principal,

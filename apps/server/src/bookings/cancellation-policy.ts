@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { CancellationPolicyJson, CancelledBy } from '../db/schema.js';
-import { minorDigits, percentOfMinor } from '../shared/money.js';
+import { minorDigits, percentOfMinor } from '../lib/money.js';
 
 export interface CancellationFee {
   feeMinor: number;
@@ -9,7 +9,7 @@ export interface CancellationFee {
 }
 
 /**
- * DECISIONS "Cancellation": the first tier whose min_hours_before <= hours left applies; after the start,
+ * docs/api.md, "Cancellation policy": the first tier whose min_hours_before <= hours left applies; after the start,
  * the last tier. The fee is total x percent, rounded half-up to the currency's minor unit.
  */
 export function cancellationFee(input: {

@@ -1,6 +1,6 @@
 import type { ClientType } from '../db/schema.js';
 
-/** DECISIONS "Bookings": the lower-cased part before the dot names a known source, else `external`. */
+/** docs/api.md, "Booking": the lower-cased part before the dot names a known source, else `external`. */
 const KNOWN = new Set(['hotel', 'agency', 'corporate']);
 
 export function clientTypeOf(externalReference: string | null | undefined): ClientType {

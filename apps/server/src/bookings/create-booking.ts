@@ -26,8 +26,8 @@ import {
   toSnapshot,
   toSnapshotVariant,
 } from '../scheduling/index.js';
-import { tstzrange } from '../shared/instant.js';
-import { toMinor } from '../shared/money.js';
+import { tstzrange } from '../lib/instant.js';
+import { toMinor } from '../lib/money.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import {
@@ -56,8 +56,9 @@ export interface CreateBookingResult {
 }
 
 /**
- * Spec 4.7 in four steps: check the input, replay by external id, reserve the slot in a transaction, retry lost
- * races. Checks answer in the order of DECISIONS: 400, then venue, then variant, then 409/422.
+ * docs/api.md, "POST /v1/venues/{venue_id}/bookings", in four steps: check the input, replay by external id, reserve
+ * the slot in a transaction, retry lost races. Checks answer in the order of its "Errors" section: 400, then venue,
+ * then variant, then 409/422.
  */
 export async function createBooking(options: CreateBookingOptions): Promise<CreateBookingResult> {
   const { db, principal, venueRef, body, now } = options;

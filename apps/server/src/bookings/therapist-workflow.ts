@@ -1,8 +1,8 @@
-import type { Temporal } from 'temporal-polyfill';
+import { Temporal } from 'temporal-polyfill';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, Database } from '../db/schema.js';
-import { instantFromDb, tstzrange } from '../shared/instant.js';
+import { instantFromDb, tstzrange } from '../lib/instant.js';
 import { isLostRace } from '../db/pg-errors.js';
 import { OperatorError } from '../errors/operator-error.js';
 import {
@@ -17,7 +17,7 @@ import {
 export class BookingWorkflowError extends OperatorError {}
 
 /**
- * A therapist accepts the broadcast (spec 3.1): pending or awaiting_therapist becomes confirmed and the
+ * A therapist accepts the broadcast (docs/api.md, "Booking lifecycle"): pending or awaiting_therapist becomes confirmed and the
  * booking is assigned to them. If they were not the tentatively reserved therapist, the reservation moves
  * to them, still guarded by the exclusion constraint and the per-therapist lock of the inter-venue buffer.
  */
@@ -109,7 +109,7 @@ function notFree(therapistId: string) {
   );
 }
 
-/** confirmed → completed or no_show; the room and therapists are released (they no longer occupy). */
+/** confirmed → completed or no_show, once it has started; the room and therapists are released. */
 export async function finishBooking(
   db: Db,
   input: { bookingId: string; outcome: Extract<BookingStatus, 'completed' | 'no_show'>; now: Temporal.Instant },
@@ -120,6 +120,11 @@ export async function finishBooking(
     if (booking.status !== 'confirmed') {
       throw new BookingWorkflowError(
         `Booking ${booking.id} is ${booking.status}; only confirmed bookings can be marked ${input.outcome.replace('_', '-')}`,
+      );
+    }
+    if (Temporal.Instant.compare(input.now, instantFromDb(booking.start_at)) < 0) {
+      throw new BookingWorkflowError(
+        `Booking ${booking.id} starts at ${instantFromDb(booking.start_at).toString()}; it can be marked ${input.outcome.replace('_', '-')} only once it has started`,
       );
     }
     await releaseReservations(trx, booking.id);

@@ -1,33 +1,47 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { withOperatorContext } from './operator-context.js';
+import { type CommandHost, print } from './command-host.js';
+import { formatTable } from './format-table.js';
 
-export const importCommand = new Command('import')
-  .description(
-    'validate a venue data file, then upsert it in one transaction (idempotent; an invalid file changes nothing)',
-  )
-  .argument('<file>', 'venue data file (JSON, see docs/venue-data.schema.json)')
-  .action(async (file: string) => {
-    // pnpm runs scripts inside the package; a relative path means the user's directory.
-    const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (error) {
-      const reason =
-        (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'no such file'
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      throw new OperatorError(`Cannot read ${path} as JSON: ${reason}`);
-    }
-    const { counts, notices } = await withOperatorContext(({ db, vault }) => importVenueData(db, json, vault));
-    console.log(`Imported ${path}:`);
-    for (const [entity, count] of Object.entries(counts))
-      console.log(`  ${entity.replace('_', ' ').padEnd(14)} ${count}`);
-    for (const notice of notices) console.log(`Note: ${notice}`);
-  });
+export function registerImport(program: Command, host: CommandHost): void {
+  program
+    .command('import')
+    .description(
+      'validate a venue data file, then upsert it in one transaction (idempotent; an invalid file changes nothing)',
+    )
+    .argument('<file>', 'venue data file (JSON, see docs/venue-data.schema.json)')
+    .action(async (file: string) => {
+      const path = resolve(host.cwd, file);
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(path, 'utf8'));
+      } catch (error) {
+        const reason =
+          (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? 'no such file'
+            : error instanceof Error
+              ? error.message
+              : String(error);
+        throw new OperatorError(`Cannot read ${path} as JSON: ${reason}`);
+      }
+      const { changes, notices } = await host.withContext(({ db, vault }) =>
+        importVenueData(db, json, vault, host.clock.now()),
+      );
+      print(host, `Imported ${path}:\n`);
+      print(
+        host,
+        formatTable(
+          Object.entries(changes).map(([entity, c]) => ({
+            entity: entity.replace('_', ' '),
+            created: c.created,
+            updated: c.updated,
+            unchanged: c.unchanged,
+          })),
+        ),
+      );
+      for (const notice of notices) print(host, `Note: ${notice}`);
+    });
+}

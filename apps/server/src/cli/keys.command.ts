@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEMO_KEY_ID } from '../demo/seed-demo.js';
 import {
   createKey,
   listKeys,
@@ -7,9 +8,11 @@ import {
   revealKey,
   revokeKey,
 } from '../keys/keys.service.js';
-import { MAX_RATE_LIMIT } from '../shared/limits.js';
+import { MAX_RATE_LIMIT } from '../lib/limits.js';
+import { findActiveDashboardKey, findOrganisationBySlug } from '../keys/keys.repository.js';
+import { OperatorError } from '../errors/operator-error.js';
+import { type CommandHost, print } from './command-host.js';
 import { formatTable } from './format-table.js';
-import { withOperatorContext } from './operator-context.js';
 
 const rateLimit = (value: string) => {
   const n = Number(value);
@@ -18,86 +21,100 @@ const rateLimit = (value: string) => {
   return n;
 };
 
-const toSeconds = (iso: string) => iso.replace(/\.\d+Z$/, 'Z');
+/** `2026-11-22 08:00`: minutes are enough to tell keys apart in a list, and keep it narrow. */
+const toMinute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
-export const keysCommand = new Command('keys').description(
-  'manage partner API keys (a full key is printed only by create, regenerate and reveal)',
-);
+export function registerKeys(program: Command, host: CommandHost): void {
+  const keys = program
+    .command('keys')
+    .description('manage partner API keys (a full key is printed only by create, regenerate and reveal)');
 
-keysCommand
-  .command('create')
-  .description('issue an operator key (optionally venue-restricted, with chosen scopes)')
-  .requiredOption('--org <slug>', 'organisation slug')
-  .option('--venue <slug>', 'restrict the key to this venue of the organisation')
-  .option(
-    '--scopes <list>',
-    'comma-separated scopes (default: venues:read,treatments:read,customers:read,bookings:read)',
-  )
-  .option('--rate-limit <n>', 'requests per minute for this key', rateLimit)
-  .action(async (options: { org: string; venue?: string; scopes?: string; rateLimit?: number }) => {
-    const scopes = parseScopes(options.scopes);
-    const { id, key } = await withOperatorContext(({ db, vault }) =>
-      createKey(db, vault, {
-        orgSlug: options.org,
-        venueSlug: options.venue,
-        scopes,
-        rateLimitPerMin: options.rateLimit,
-      }),
-    );
-    console.log(
-      `Created key ${id} for ${options.venue ? `venue ${options.venue} of ` : ''}${options.org} (${scopes.join(', ')}):\n\n  ${key}\n`,
-    );
-  });
+  keys
+    .command('create')
+    .description('issue an operator key (optionally venue-restricted, with chosen scopes)')
+    .requiredOption('--org <slug>', 'organisation slug')
+    .option('--venue <slug>', 'restrict the key to this venue of the organisation')
+    .option(
+      '--scopes <list>',
+      'comma-separated scopes (default: venues:read,treatments:read,customers:read,bookings:read)',
+    )
+    .option('--rate-limit <n>', 'requests per minute for this key', rateLimit)
+    .action(async (options: { org: string; venue?: string; scopes?: string; rateLimit?: number }) => {
+      const scopes = parseScopes(options.scopes);
+      const { id, key } = await host.withContext(({ db, vault }) =>
+        createKey(db, vault, {
+          orgSlug: options.org,
+          venueSlug: options.venue,
+          scopes,
+          rateLimitPerMin: options.rateLimit,
+        }),
+      );
+      const venue = options.venue ? `venue ${options.venue} of ` : '';
+      print(host, `Created key ${id} for ${venue}${options.org} (${scopes.join(', ')}):\n\n  ${key}\n`);
+    });
 
-keysCommand
-  .command('list')
-  .description("list an organisation's keys (never their secrets)")
-  .requiredOption('--org <slug>', 'organisation slug')
-  .action(async (options: { org: string }) => {
-    const keys = await withOperatorContext(({ db }) => listKeys(db, options.org));
-    if (keys.length === 0) return console.log(`Organisation ${options.org} has no keys.`);
-    console.log(
-      formatTable(
-        keys.map((k) => ({
-          id: k.id,
-          kind: k.kind,
-          venue: k.venue ?? 'all venues',
-          scopes: k.scopes.join(','),
-          'rate/min': k.rate_limit_per_min ?? '-',
-          created: toSeconds(k.created_at),
-          revoked: k.revoked_at ? toSeconds(k.revoked_at) : '-',
-        })),
-      ),
-    );
-  });
+  keys
+    .command('list')
+    .description("list an organisation's keys (never their secrets); times are UTC")
+    .requiredOption('--org <slug>', 'organisation slug')
+    .action(async (options: { org: string }) => {
+      const listed = await host.withContext(({ db }) => listKeys(db, options.org));
+      if (listed.length === 0) return print(host, `Organisation ${options.org} has no keys.`);
+      print(
+        host,
+        formatTable(
+          listed.map((k) => ({
+            id: k.id,
+            kind: k.kind,
+            venue: k.venue ?? 'all venues',
+            'rate/min': k.rate_limit_per_min ?? '-',
+            created: toMinute(k.created_at),
+            revoked: k.revoked_at ? toMinute(k.revoked_at) : '-',
+          })),
+          (i) => [`scopes ${listed[i]!.scopes.join(',')}`],
+        ),
+      );
+    });
 
-keysCommand
-  .command('reveal')
-  .description('print the full value of a key again')
-  .argument('<key-id>', '12 hexadecimal characters, as keys list shows')
-  .action(async (keyId: string) => {
-    const { key, revoked } = await withOperatorContext(({ db, vault }) => revealKey(db, vault, keyId));
-    console.log(`${key}${revoked ? '   (revoked)' : ''}`);
-  });
+  keys
+    .command('reveal')
+    .description('print the full value of an active key again (a revoked key is refused)')
+    .argument('<key-id>', '12 hexadecimal characters, as keys list shows')
+    .action(async (keyId: string) => {
+      const { key, revoked } = await host.withContext(({ db, vault }) => revealKey(db, vault, keyId));
+      // Scripts capture stdout (KEY=$(pnpm -s spa keys reveal ID)): a key that no longer works must not land there.
+      if (revoked) throw new OperatorError(`Key ${keyId} is revoked and authenticates nothing; it is not printed`);
+      print(host, key);
+    });
 
-keysCommand
-  .command('regenerate')
-  .description("revoke the organisation's dashboard key and issue a new one with the same scopes, in one transaction")
-  .requiredOption('--org <slug>', 'organisation slug')
-  .action(async (options: { org: string }) => {
-    const result = await withOperatorContext(({ db, vault }) => regenerateDashboardKey(db, vault, options.org));
-    console.log(
-      `${result.revokedId ? `Revoked ${result.revokedId}. ` : ''}New dashboard key ${result.id} (${result.scopes.join(', ')}):\n\n  ${result.key}\n`,
-    );
-  });
+  keys
+    .command('regenerate')
+    .description("revoke the organisation's dashboard key and issue a new one with the same scopes, in one transaction")
+    .requiredOption('--org <slug>', 'organisation slug')
+    .option('--force', 'regenerate even the demo key that the README and the guides use')
+    .action(async (options: { org: string; force?: boolean }) => {
+      const result = await host.withContext(async ({ db, vault }) => {
+        const org = await findOrganisationBySlug(db, options.org);
+        const current = org && (await findActiveDashboardKey(db, org.id));
+        if (current?.id === DEMO_KEY_ID && !options.force)
+          throw new OperatorError(
+            `The dashboard key of ${options.org} is the demo key ${DEMO_KEY_ID} that the README and the guides use; ` +
+              'regenerating revokes it at once, and its successor is never printed at start. Add --force to do it',
+          );
+        return regenerateDashboardKey(db, vault, options.org);
+      });
+      const revoked = result.revokedId ? `Revoked ${result.revokedId}. ` : '';
+      print(host, `${revoked}New dashboard key ${result.id} (${result.scopes.join(', ')}):\n\n  ${result.key}\n`);
+    });
 
-keysCommand
-  .command('revoke')
-  .description('revoke a key at once')
-  .argument('<key-id>', '12 hexadecimal characters, as keys list shows')
-  .action(async (keyId: string) => {
-    const { kind } = await withOperatorContext(({ db }) => revokeKey(db, keyId));
-    console.log(
-      `Revoked ${keyId}.${kind === 'dashboard' ? ' The organisation has no active dashboard key now; keys regenerate issues one.' : ''}`,
-    );
-  });
+  keys
+    .command('revoke')
+    .description('revoke a key at once')
+    .argument('<key-id>', '12 hexadecimal characters, as keys list shows')
+    .action(async (keyId: string) => {
+      const { kind } = await host.withContext(({ db }) => revokeKey(db, keyId));
+      const dashboard =
+        kind === 'dashboard' ? ' The organisation has no active dashboard key now; keys regenerate issues one.' : '';
+      print(host, `Revoked ${keyId}.${dashboard}`);
+    });
+}

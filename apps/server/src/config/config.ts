@@ -37,11 +37,16 @@ function userDir(env: Env): string {
   return env.INIT_CWD ?? process.cwd();
 }
 
+/** DATA_DIR (default `.data`) of the user's directory, as an absolute path. */
+export function dataDirOf(env: Env): string {
+  return resolve(userDir(env), env.DATA_DIR ?? '.data');
+}
+
 export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const dataDir = resolve(userDir(env), env.DATA_DIR ?? '.data');
+  const dataDir = dataDirOf(env);
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,

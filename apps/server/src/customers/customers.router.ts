@@ -5,7 +5,7 @@ import { principalOf } from '../auth/principal.js';
 import { toBooking } from '../bookings/booking.mapper.js';
 import { CustomerNotFoundError } from '../errors/domain-errors.js';
 import { paginated, pageWindow } from '../http/pagination.js';
-import { isoFromDb } from '../shared/instant.js';
+import { isoFromDb } from '../lib/instant.js';
 import { resolveVenue } from '../venues/venue-access.js';
 import { isVenueCustomer, listCustomerBookings, listVenueCustomers } from './customers.repository.js';
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 /**
  * Every failure a partner can see, as a typed error. Services throw these; http/error-mapper.ts is the
- * one place that turns them into status codes and bodies, with the texts of the spec and DECISIONS.
+ * one place that turns them into status codes and bodies, with the texts of docs/api.md ("Errors").
  */
 export abstract class DomainError extends Error {
   abstract readonly status: number;
@@ -12,7 +12,7 @@ export abstract class DomainError extends Error {
   readonly retryAfterSeconds?: number;
 }
 
-/** Errors whose body is `{ error: text }` (the spec's lower-case texts). */
+/** Errors whose body is `{ error: text }` (the interface's lower-case texts). */
 abstract class PlainError extends DomainError {
   protected abstract readonly text: string;
   body(): Record<string, unknown> {
@@ -107,7 +107,7 @@ export class InsufficientScopeError extends DomainError {
 /** One problem of a 400, as the contract declares it. */
 export type FieldProblem = z.infer<typeof FieldProblemSchema>;
 
-/** 400: `error` is the first problem's sentence, `details` lists every problem (DECISIONS "Errors"). */
+/** 400: `error` is the first problem's sentence, `details` lists every problem (docs/api.md, "Errors"). */
 export class ValidationError extends DomainError {
   readonly status = 400;
   constructor(readonly details: FieldProblem[]) {

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { Db } from '../db/connect.js';
 import type { Lifecycle } from './lifecycle.js';
 
-/** DECISIONS: ready means the database answers within this long. */
+/** docs/api.md, "Operating in production": ready means the database answers within this long. */
 const READY_WITHIN_MS = 1000;
 
 /** Resolves true when `select 1` answers in time; a slow or failing database is simply "not ready". */

@@ -4,12 +4,12 @@ import { RequestTimeoutError, ValidationError } from '../errors/domain-errors.js
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const parse = express.json({ limit: '100kb', strict: true, type: JSON_TYPES });
 
-/** DECISIONS: a request body must arrive within 10 s of its headers. */
+/** docs/api.md, "Operating in production": a request body must arrive within 10 s of its headers. */
 export const BODY_DEADLINE_MS = 10_000;
 
 /**
  * Parses JSON bodies but holds back a parse error until authentication has run, so the order of
- * checks of DECISIONS holds (401, then 403 scope, then 400) even for a malformed body.
+ * checks of docs/api.md ("Errors") holds (401, then 403 scope, then 400) even for a malformed body.
  * A body still incomplete `deadlineMs` after the headers is answered 408 at once and its connection closed,
  * so a client trickling bytes cannot hold a request (and its socket) open.
  */

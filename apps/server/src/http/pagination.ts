@@ -1,4 +1,4 @@
-/** The pagination block of DECISIONS "Envelopes and pagination". */
+/** The pagination block of docs/api.md, "Conventions". */
 export function pageWindow(query: { page: number; page_size: number }) {
   return { offset: (query.page - 1) * query.page_size, limit: query.page_size };
 }

@@ -3,7 +3,7 @@ import type { FieldProblem } from '../errors/domain-errors.js';
 
 /**
  * Turns zod issues into one human sentence per field, prefixed by its dotted path
- * (`guest.email must be a valid email address`), as DECISIONS asks of every 400.
+ * (`guest.email must be a valid email address`), as docs/api.md ("Errors") asks of every 400.
  */
 export function problemsOf(error: ZodError, root?: string): FieldProblem[] {
   return error.issues.map((issue) => {

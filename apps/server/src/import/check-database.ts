@@ -3,8 +3,21 @@ import type { FieldProblem } from '../errors/domain-errors.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';
 
-/** An entity of the file: its id, the value to compare (its parent id, or its unique key), its JSON path. */
-type Entry = readonly [id: string, value: string, path: string];
+/** An entity of the file, the parent it names (a foreign key it may not change), and its JSON path. */
+interface Placement {
+  id: string;
+  parentId: string;
+  path: string;
+}
+
+/** A row of the file whose unique value (a slug within its organisation, an email, an external id) may be taken. */
+interface Claim {
+  id: string;
+  /** The scope the value is unique in (an organisation, a venue), or null when it is unique everywhere. */
+  scope: string | null;
+  value: string;
+  path: string;
+}
 
 /**
  * What only the database can tell on a re-import: a slug, email or external_id already held by another
@@ -14,109 +27,175 @@ type Entry = readonly [id: string, value: string, path: string];
 export async function checkAgainstDatabase(trx: Trx, data: VenueData): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   const report = (path: string, message: string) => problems.push({ path, message: `${path}: ${message}` });
-  const venues = data.venues.map((v, i) => [v, `venues[${i}]`] as const);
-  const treatments = venues.flatMap(([v, at]) => v.treatments.map((t, i) => [t, `${at}.treatments[${i}]`, v] as const));
+  const venues = data.venues.map((venue, i) => ({ venue, at: `venues[${i}]` }));
+  const treatments = venues.flatMap(({ venue, at }) =>
+    venue.treatments.map((treatment, i) => ({ treatment, venue, at: `${at}.treatments[${i}]` })),
+  );
 
-  const moves: [table: string, parent: string, label: string, entries: Entry[]][] = [
-    [
-      'venues',
-      'organisation_id',
-      'organisation',
-      venues.map(([v, at]) => [v.id, v.organisation_id, `${at}.organisation_id`]),
-    ],
-    [
-      'api_keys',
-      'organisation_id',
-      'organisation',
-      data.api_keys.map((k, i) => [k.id, k.organisation_id, `api_keys[${i}].organisation_id`]),
-    ],
-    [
-      'therapists',
-      'organisation_id',
-      'organisation',
-      data.therapists.map((t, i) => [t.id, t.organisation_id, `therapists[${i}].organisation_id`]),
-    ],
-    [
-      'customers',
-      'organisation_id',
-      'organisation',
-      data.customers.map((c, i) => [c.id, c.organisation_id, `customers[${i}].organisation_id`]),
-    ],
-    [
-      'rooms',
-      'venue_id',
-      'venue',
-      venues.flatMap(([v, at]) => v.rooms.map((r, i) => [r.id, v.id, `${at}.rooms[${i}].id`] as const)),
-    ],
-    [
-      'venue_blocks',
-      'venue_id',
-      'venue',
-      venues.flatMap(([v, at]) => v.blocks.map((b, i) => [b.id, v.id, `${at}.blocks[${i}].id`] as const)),
-    ],
-    ['treatments', 'venue_id', 'venue', treatments.map(([t, at, v]) => [t.id, v.id, `${at}.id`])],
-    [
-      'variants',
-      'treatment_id',
-      'treatment',
-      treatments.flatMap(([t, at]) => t.variants.map((x, i) => [x.id, t.id, `${at}.variants[${i}].id`] as const)),
-    ],
-    ['bookings', 'venue_id', 'venue', data.bookings.map((b, i) => [b.id, b.venue_id, `bookings[${i}].venue_id`])],
+  const moves: { table: MovableTable; label: string; entries: Placement[] }[] = [
+    {
+      table: 'venues',
+      label: 'organisation',
+      entries: venues.map(({ venue, at }) => ({
+        id: venue.id,
+        parentId: venue.organisation_id,
+        path: `${at}.organisation_id`,
+      })),
+    },
+    {
+      table: 'api_keys',
+      label: 'organisation',
+      entries: data.api_keys.map((k, i) => ({
+        id: k.id,
+        parentId: k.organisation_id,
+        path: `api_keys[${i}].organisation_id`,
+      })),
+    },
+    {
+      table: 'therapists',
+      label: 'organisation',
+      entries: data.therapists.map((t, i) => ({
+        id: t.id,
+        parentId: t.organisation_id,
+        path: `therapists[${i}].organisation_id`,
+      })),
+    },
+    {
+      table: 'customers',
+      label: 'organisation',
+      entries: data.customers.map((c, i) => ({
+        id: c.id,
+        parentId: c.organisation_id,
+        path: `customers[${i}].organisation_id`,
+      })),
+    },
+    {
+      table: 'rooms',
+      label: 'venue',
+      entries: venues.flatMap(({ venue, at }) =>
+        venue.rooms.map((r, i) => ({ id: r.id, parentId: venue.id, path: `${at}.rooms[${i}].id` })),
+      ),
+    },
+    {
+      table: 'venue_blocks',
+      label: 'venue',
+      entries: venues.flatMap(({ venue, at }) =>
+        venue.blocks.map((b, i) => ({ id: b.id, parentId: venue.id, path: `${at}.blocks[${i}].id` })),
+      ),
+    },
+    {
+      table: 'treatments',
+      label: 'venue',
+      entries: treatments.map(({ treatment, venue, at }) => ({
+        id: treatment.id,
+        parentId: venue.id,
+        path: `${at}.id`,
+      })),
+    },
+    {
+      table: 'variants',
+      label: 'treatment',
+      entries: treatments.flatMap(({ treatment, at }) =>
+        treatment.variants.map((x, i) => ({ id: x.id, parentId: treatment.id, path: `${at}.variants[${i}].id` })),
+      ),
+    },
+    {
+      table: 'bookings',
+      label: 'venue',
+      entries: data.bookings.map((b, i) => ({ id: b.id, parentId: b.venue_id, path: `bookings[${i}].venue_id` })),
+    },
   ];
-  for (const [table, parent, label, entries] of moves) {
+  for (const { table, label, entries } of moves) {
     const stored = await parentsOf(
       trx,
       table,
-      parent,
-      entries.map(([id]) => id),
+      entries.map((e) => e.id),
     );
-    for (const [id, fileParent, path] of entries) {
-      const dbParent = stored.get(id);
-      if (dbParent && dbParent !== fileParent)
-        report(path, `${id} belongs to ${label} ${dbParent} in the database; an import cannot move it`);
+    for (const { id, parentId, path } of entries) {
+      const storedParent = stored.get(id);
+      if (storedParent && storedParent !== parentId)
+        report(path, `${id} belongs to ${label} ${storedParent} in the database; an import cannot move it`);
     }
   }
 
-  const taken = async (query: string, entries: Entry[], what: string) => {
-    if (entries.length === 0) return;
-    const { rows } = await sql<{
-      id: string;
-      key: string;
-    }>`${sql.raw(query)} in (${sql.join(entries.map(([, key]) => key))})`.execute(trx);
-    const holders = new Map(rows.map((r) => [r.key, r.id]));
-    for (const [id, key, path] of entries) {
-      const holder = holders.get(key);
+  const taken = (holders: Map<string, string>, claims: Claim[], what: string) => {
+    for (const { id, scope, value, path } of claims) {
+      const holder = holders.get(claimKey(scope, value));
       if (holder && holder !== id)
         report(path, `${what} is already used by ${holder} in the database; give this entry that id, or change it`);
     }
   };
-  await taken(
-    'select id::text as id, slug as key from organisations where slug',
-    data.organisations.map((o, i) => [o.id, o.slug, `organisations[${i}].slug`]),
-    'this slug',
-  );
-  await taken(
-    `select id::text as id, organisation_id || ' ' || slug as key from venues where organisation_id || ' ' || slug`,
-    venues.map(([v, at]) => [v.id, `${v.organisation_id} ${v.slug}`, `${at}.slug`]),
-    'this slug',
-  );
+  const organisationSlugs = data.organisations.map((o, i) => ({
+    id: o.id,
+    scope: null,
+    value: o.slug,
+    path: `organisations[${i}].slug`,
+  }));
+  taken(await holdersOf(trx, 'organisations', organisationSlugs), organisationSlugs, 'this slug');
+  const venueSlugs = venues.map(({ venue, at }) => ({
+    id: venue.id,
+    scope: venue.organisation_id,
+    value: venue.slug,
+    path: `${at}.slug`,
+  }));
+  taken(await holdersOf(trx, 'venues', venueSlugs), venueSlugs, 'this slug');
   // Customers booked through the API are found by email, so the file must use their id to describe them.
-  await taken(
-    `select id::text as id, organisation_id || ' ' || lower(email) as key from customers where organisation_id || ' ' || lower(email)`,
-    data.customers.map((c, i) => [c.id, `${c.organisation_id} ${c.email.toLowerCase()}`, `customers[${i}].email`]),
-    'this email',
+  const emails = data.customers.map((c, i) => ({
+    id: c.id,
+    scope: c.organisation_id,
+    value: c.email.toLowerCase(),
+    path: `customers[${i}].email`,
+  }));
+  taken(await holdersOf(trx, 'customers', emails), emails, 'this email');
+  const externalIds = data.bookings.flatMap((b, i) =>
+    b.external_id ? [{ id: b.id, scope: b.venue_id, value: b.external_id, path: `bookings[${i}].external_id` }] : [],
   );
-  await taken(
-    `select id::text as id, venue_id || ' ' || external_id as key from bookings where venue_id || ' ' || external_id`,
-    data.bookings.flatMap((b, i) =>
-      b.external_id ? [[b.id, `${b.venue_id} ${b.external_id}`, `bookings[${i}].external_id`] as const] : [],
-    ),
-    'this external_id',
-  );
+  taken(await holdersOf(trx, 'bookings', externalIds), externalIds, 'this external_id');
 
   await checkDroppedRows(trx, data, report);
   await checkDashboardKeys(trx, data, report);
   return problems;
+}
+
+const claimKey = (scope: string | null, value: string) => JSON.stringify([scope, value]);
+
+/** The stored holder (id) of each claimed value, keyed by claimKey: one query per unique column. */
+async function holdersOf(
+  trx: Trx,
+  table: 'organisations' | 'venues' | 'customers' | 'bookings',
+  claims: Claim[],
+): Promise<Map<string, string>> {
+  if (claims.length === 0) return new Map();
+  const values = [...new Set(claims.map((c) => c.value))];
+  const rows = await (() => {
+    switch (table) {
+      case 'organisations':
+        return trx
+          .selectFrom('organisations')
+          .select(['id', sql<null>`null`.as('scope'), 'slug as value'])
+          .where('slug', 'in', values)
+          .execute();
+      case 'venues':
+        return trx
+          .selectFrom('venues')
+          .select(['id', 'organisation_id as scope', 'slug as value'])
+          .where('slug', 'in', values)
+          .execute();
+      case 'customers':
+        return trx
+          .selectFrom('customers')
+          .select(['id', 'organisation_id as scope', sql<string>`lower(email)`.as('value')])
+          .where(sql<string>`lower(email)`, 'in', values)
+          .execute();
+      case 'bookings':
+        return trx
+          .selectFrom('bookings')
+          .select(['id', 'venue_id as scope', sql<string>`external_id`.as('value')])
+          .where('external_id', 'in', values)
+          .execute();
+    }
+  })();
+  return new Map(rows.map((r) => [claimKey(r.scope, r.value), r.id]));
 }
 
 /** A second active dashboard key would break the one-per-organisation rule; the import never revokes one silently. */
@@ -193,11 +272,35 @@ async function checkDroppedRows(
   }
 }
 
-async function parentsOf(trx: Trx, table: string, parent: string, ids: string[]): Promise<Map<string, string>> {
+type MovableTable =
+  | 'venues'
+  | 'api_keys'
+  | 'therapists'
+  | 'customers'
+  | 'rooms'
+  | 'venue_blocks'
+  | 'treatments'
+  | 'variants'
+  | 'bookings';
+
+/** The stored parent id of each of these ids (the column each table's rows may not change on re-import). */
+async function parentsOf(trx: Trx, table: MovableTable, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await sql<{ id: string; parent: string }>`
-    select id::text as id, ${sql.ref(parent)}::text as parent from ${sql.table(table)} where id::text in (${sql.join(ids)})`.execute(
-    trx,
-  );
+  const rows = await (() => {
+    switch (table) {
+      case 'venues':
+      case 'api_keys':
+      case 'therapists':
+      case 'customers':
+        return trx.selectFrom(table).select(['id', 'organisation_id as parent']).where('id', 'in', ids).execute();
+      case 'rooms':
+      case 'venue_blocks':
+      case 'treatments':
+      case 'bookings':
+        return trx.selectFrom(table).select(['id', 'venue_id as parent']).where('id', 'in', ids).execute();
+      case 'variants':
+        return trx.selectFrom('variants').select(['id', 'treatment_id as parent']).where('id', 'in', ids).execute();
+    }
+  })();
   return new Map(rows.map((r) => [r.id, r.parent]));
 }

@@ -1,8 +1,12 @@
-import type { FieldProblem } from '../errors/domain-errors.js';
+import { type FieldProblem, ValidationError } from '../errors/domain-errors.js';
 
 /** Every problem of the file, each with its JSON path; nothing was written. */
-export class ImportValidationError extends Error {
-  constructor(readonly problems: FieldProblem[]) {
-    super(`The venue data file has ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+export class ImportValidationError extends ValidationError {
+  constructor(problems: FieldProblem[]) {
+    super(problems);
+    this.message = `The venue data file has ${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+  }
+  get problems(): FieldProblem[] {
+    return this.details;
   }
 }

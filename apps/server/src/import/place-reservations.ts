@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import { isLostRace } from '../db/pg-errors.js';
 import type { FieldProblem } from '../errors/domain-errors.js';
-import { tstzrange } from '../shared/instant.js';
+import { tstzrange } from '../lib/instant.js';
 import { ImportValidationError } from './import-error.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';

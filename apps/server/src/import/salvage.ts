@@ -1,58 +1,85 @@
 import type { z } from 'zod';
 import type { FieldProblem } from '../errors/domain-errors.js';
+import type { StoredReferences } from './stored-references.js';
 import { validateReferences } from './validate-references.js';
 import { type VenueData, VenueDataFile } from './venue-data.schema.js';
 
 const COLLECTIONS = ['organisations', 'api_keys', 'venues', 'therapists', 'customers', 'bookings'] as const;
+type Collection = (typeof COLLECTIONS)[number];
 
-/**
- * The cross-reference problems of a file that also has shape problems, so one run reports every problem
- * (DECISIONS). The checks run on the well-shaped entries only, with each problem's paths rewritten to the
- * entry's position in the file. A problem that may come from a malformed entry (one naming the id of a
- * dropped entry, or lying under a path the schema already reported) is left out: it would be noise.
- */
-export function referenceProblemsOfMalformed(file: unknown, shapeProblems: FieldProblem[]): FieldProblem[] {
-  if (typeof file !== 'object' || file === null || Array.isArray(file)) return [];
+/** The well-shaped entries of a file that has shape problems, and where each came from. */
+export interface WellShapedPart {
+  data: VenueData;
+  /** For each collection, the position in the file of each kept entry. */
+  positions: Record<Collection, number[]>;
+  /** Ids found anywhere inside the malformed entries. */
+  droppedIds: Set<string>;
+}
+
+/** Keeps each entry of the file that its collection's schema accepts (undefined when the file is not an object). */
+export function wellShapedPart(file: unknown): WellShapedPart | undefined {
+  if (typeof file !== 'object' || file === null || Array.isArray(file)) return undefined;
   const raw = file as Record<string, unknown>;
-  const kept: Record<string, unknown[]> = {};
-  const positions: Record<string, number[]> = {};
+  const data: VenueData = {
+    organisations: [],
+    api_keys: [],
+    venues: [],
+    therapists: [],
+    customers: [],
+    bookings: [],
+  };
+  const positions = Object.fromEntries(COLLECTIONS.map((name) => [name, [] as number[]])) as Record<
+    Collection,
+    number[]
+  >;
   const droppedIds = new Set<string>();
   for (const name of COLLECTIONS) {
-    kept[name] = [];
-    positions[name] = [];
     const entries = raw[name];
     if (!Array.isArray(entries)) continue;
     const element = elementSchema(name);
     entries.forEach((entry, index) => {
       const parsed = element.safeParse(entry);
       if (parsed.success) {
-        kept[name]!.push(parsed.data);
-        positions[name]!.push(index);
+        (data[name] as unknown[]).push(parsed.data);
+        positions[name].push(index);
       } else collectIds(entry, droppedIds);
     });
   }
+  return { data, positions, droppedIds };
+}
+
+/**
+ * The cross-reference problems of a file that also has shape problems, so one run reports every problem. The
+ * checks run on the well-shaped entries only, with each problem's paths rewritten to the entry's position in
+ * the file. A problem that may come from a malformed entry (one naming the id of a dropped entry, or lying under
+ * a path the schema already reported) is left out: it would be noise.
+ */
+export function referenceProblemsOfMalformed(
+  part: WellShapedPart,
+  shapeProblems: FieldProblem[],
+  stored: StoredReferences,
+): FieldProblem[] {
   let problems: FieldProblem[];
   try {
-    problems = validateReferences(kept as unknown as VenueData);
+    problems = validateReferences(part.data, stored);
   } catch {
     return []; // a file too broken to follow references through: its shape problems say enough
   }
   const renumber = (text: string) =>
     text.replace(
       /\b(organisations|api_keys|venues|therapists|customers|bookings)\[(\d+)\]/g,
-      (_, name: string, i: string) => `${name}[${positions[name]![Number(i)]}]`,
+      (_, name: Collection, i: string) => `${name}[${part.positions[name][Number(i)]}]`,
     );
   const reported = shapeProblems.map((p) => p.path).filter(Boolean);
+  const underReported = (path: string) =>
+    reported.some((at) => path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`));
   return problems
     .map((p) => ({ path: renumber(p.path), message: renumber(p.message) }))
-    .filter((p) => ![...droppedIds].some((id) => p.message.includes(id)))
-    .filter(
-      (p) =>
-        !reported.some((path) => p.path === path || p.path.startsWith(`${path}.`) || p.path.startsWith(`${path}[`)),
-    );
+    .filter((p) => ![...part.droppedIds].some((id) => p.message.includes(id)))
+    .filter((p) => !underReported(p.path));
 }
 
-function elementSchema(name: (typeof COLLECTIONS)[number]): z.ZodTypeAny {
+function elementSchema(name: Collection): z.ZodTypeAny {
   // Each collection is `z.array(element).default([])`.
   return (VenueDataFile.shape[name] as unknown as z.ZodDefault<z.ZodArray<z.ZodTypeAny>>).removeDefault().element;
 }

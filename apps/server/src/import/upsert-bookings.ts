@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { clientTypeOf } from '../bookings/client-type.js';
-import { LIVE_STATUSES } from '../shared/booking-status.js';
+import { LIVE_STATUSES } from '../lib/booking-status.js';
 import type { FieldProblem } from '../errors/domain-errors.js';
-import { toMinor } from '../shared/money.js';
+import { toMinor } from '../lib/money.js';
+import { therapistsAtVenue } from '../therapists/therapists.repository.js';
 import { placeReservations } from './place-reservations.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';
@@ -43,7 +44,7 @@ export async function releaseFileBookings(trx: Trx, data: VenueData): Promise<vo
 }
 
 /**
- * Bookings keep their status and skip availability checks (DECISIONS); a live one still holds a room and its
+ * Bookings keep their status and skip availability checks (docs/api.md, "Venue data file"); a live one still holds a room and its
  * therapists (placeReservations). Returns a problem per live booking that cannot be placed.
  */
 export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.Instant): Promise<FieldProblem[]> {
@@ -55,20 +56,17 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
   const positions = new Map(data.bookings.map((b, i) => [b.id, i]));
   const describe = (id: string) => (positions.has(id) ? `bookings[${positions.get(id)}]` : `booking ${id}`);
   const problems: FieldProblem[] = [];
-  // The broadcast of spec 3.1, as the API makes it: a booking still waiting for a therapist is offered to every
-  // therapist of the venue who has the treatment's skills (a shift or an override there).
-  const broadcast = (
+  // The broadcast, as the API makes it: a booking still waiting for a therapist is offered to every therapist of
+  // its organisation present at the venue with the treatment's skills (in the file or already in the database).
+  const broadcast = async (
     venue: VenueData['venues'][number],
     treatment: VenueData['venues'][number]['treatments'][number],
   ) =>
-    data.therapists
+    (await therapistsAtVenue(trx, venue.id))
       .filter(
         (t) =>
           t.organisation_id === venue.organisation_id &&
           treatment.required_skills.every((skill) => t.skills.includes(skill)),
-      )
-      .filter(
-        (t) => t.shifts.some((s) => s.venue_id === venue.id) || t.shift_overrides.some((o) => o.venue_id === venue.id),
       )
       .map((t) => t.id);
   for (const [index, booking] of data.bookings.entries()) {
@@ -132,7 +130,7 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
       const offeredTo =
         booking.status === 'confirmed'
           ? booking.therapist_ids
-          : [...new Set([...booking.therapist_ids, ...broadcast(venue, treatment)])];
+          : [...new Set([...booking.therapist_ids, ...(await broadcast(venue, treatment))])];
       problems.push(
         ...(await placeReservations(trx, {
           booking,

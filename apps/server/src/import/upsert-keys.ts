@@ -1,5 +1,5 @@
 import type { KeyVault } from '../auth/api-key.js';
-import { isoFromDb } from '../shared/instant.js';
+import { isoFromDb } from '../lib/instant.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';
 

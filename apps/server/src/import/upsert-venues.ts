@@ -1,6 +1,6 @@
 import type { Trx } from './upsert.js';
 import { upsertById } from './upsert.js';
-import { toMinor } from '../shared/money.js';
+import { toMinor } from '../lib/money.js';
 import type { VenueData } from './venue-data.schema.js';
 
 type Venue = VenueData['venues'][number];

@@ -1,24 +1,32 @@
 import type { FieldProblem } from '../errors/domain-errors.js';
+import { NO_STORED_REFERENCES, type StoredReferences } from './stored-references.js';
 import { validateVenue } from './validate-venues.js';
 import type { VenueData } from './venue-data.schema.js';
 import { duplicates, isBefore, isInstantBefore, type Report } from './validation-helpers.js';
 
 /**
- * What the schema alone cannot see: references between entities, and rules across fields. A file is
- * self-contained: everything it references is in it, so every problem is found before anything is written.
+ * What the schema alone cannot see: references between entities, and rules across fields. A reference is to
+ * an entity of the file or, by id, to one already in the database (`stored`), so every problem is found
+ * before anything is written. A booking's venue and variant must be in the file: they place the booking.
  */
-export function validateReferences(data: VenueData): FieldProblem[] {
+export function validateReferences(data: VenueData, stored: StoredReferences = NO_STORED_REFERENCES): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const report: Report = (path, message) => problems.push({ path, message: `${path}: ${message}` });
-  const organisations = new Set(data.organisations.map((o) => o.id));
-  const venues = new Map(data.venues.map((v) => [v.id, v]));
+  const organisations = new Set([...data.organisations.map((o) => o.id), ...stored.organisations]);
+  const fileVenues = new Map(data.venues.map((v) => [v.id, v]));
+  const venues = new Map<string, { organisation_id: string }>([...stored.venues, ...fileVenues]);
   const variants = new Map(
     data.venues.flatMap((v) => v.treatments.flatMap((t) => t.variants.map((x) => [x.id, v.id] as const))),
   );
-  const customers = new Map(data.customers.map((c) => [c.id, c]));
-  const therapists = new Map(data.therapists.map((t) => [t.id, t]));
-  const missing = (what: string, id: string) =>
-    `no ${what} ${id} in the file (a file must contain every entity it references)`;
+  const customers = new Map<string, { organisation_id: string }>([
+    ...stored.customers,
+    ...data.customers.map((c) => [c.id, c] as const),
+  ]);
+  const therapists = new Map<string, { organisation_id: string }>([
+    ...stored.therapists,
+    ...data.therapists.map((t) => [t.id, t] as const),
+  ]);
+  const missing = (what: string, id: string) => `no ${what} ${id} in the file or the database`;
   const organisation = (id: string, path: string) => organisations.has(id) || report(path, missing('organisation', id));
 
   uniqueIds(data, report);
@@ -102,8 +110,14 @@ export function validateReferences(data: VenueData): FieldProblem[] {
 
   data.bookings.forEach((b, i) => {
     const at = `bookings[${i}]`;
-    const venue = venues.get(b.venue_id);
-    if (!venue) report(`${at}.venue_id`, missing('venue', b.venue_id));
+    const venue = fileVenues.get(b.venue_id);
+    if (!venue)
+      report(
+        `${at}.venue_id`,
+        venues.has(b.venue_id)
+          ? `venue ${b.venue_id} is in the database but not in the file; a booking's venue comes with it (its rooms and treatments place the booking)`
+          : missing('venue', b.venue_id),
+      );
     if (venue && variants.get(b.variant_id) !== b.venue_id)
       report(`${at}.variant_id`, `no variant ${b.variant_id} at venue ${b.venue_id} in the file`);
     const customer = customers.get(b.customer_id);

@@ -4,12 +4,12 @@ import { formatApiKey, generateKeyParts, type KeyVault } from '../auth/api-key.j
 import { isUniqueViolation } from '../db/pg-errors.js';
 import type { Db } from '../db/connect.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { isoFromDb } from '../shared/instant.js';
-import { MAX_RATE_LIMIT } from '../shared/limits.js';
+import { isoFromDb } from '../lib/instant.js';
+import { MAX_RATE_LIMIT } from '../lib/limits.js';
 import * as repo from './keys.repository.js';
 import { findVenue } from '../venues/venues.repository.js';
 
-/** Partners get the four released scopes unless the operator grants more (DECISIONS). */
+/** Partners get the four released scopes unless the operator grants more (docs/api.md, "Authentication and keys"). */
 export const DEFAULT_SCOPES: Scope[] = ['venues:read', 'treatments:read', 'customers:read', 'bookings:read'];
 
 export interface IssuedKey {
@@ -86,7 +86,7 @@ export async function listKeys(db: Db, orgSlug: string) {
   }));
 }
 
-/** Spec 5.5: the full value can be revealed again later (decrypted with the server's KEY_ENCRYPTION_KEY). */
+/** The full value can be revealed again later (decrypted with the server's KEY_ENCRYPTION_KEY). */
 export async function revealKey(db: Db, vault: KeyVault, keyId: string): Promise<{ key: string; revoked: boolean }> {
   const row = await repo.findKey(db, keyId);
   if (!row) throw new OperatorError(`No key ${keyId}`);
@@ -102,7 +102,7 @@ export async function revealKey(db: Db, vault: KeyVault, keyId: string): Promise
 }
 
 /**
- * Spec 5.5: revokes the organisation's dashboard key and issues its replacement (same scopes and rate limit)
+ * Revokes the organisation's dashboard key and issues its replacement (same scopes and rate limit)
  * in one transaction, so there is never a moment with two active dashboard keys or with a half-done swap.
  */
 export async function regenerateDashboardKey(

@@ -278,7 +278,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('revoked_at', 'timestamptz')
     .execute();
-  // Spec 5.5: one active dashboard key per organisation.
+  // One active dashboard key per organisation (docs/api.md, "Authentication and keys").
   await sql`create unique index api_keys_one_active_dashboard on api_keys (organisation_id)
     where kind = 'dashboard' and revoked_at is null`.execute(db);
 }

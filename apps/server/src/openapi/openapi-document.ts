@@ -3,7 +3,7 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import { type Components, hoistComponents, mapDiscriminators, type Schema } from './components.js';
 
 /**
- * Without a URL (the checked-in docs/openapi.json) the server is the spec's `{base_url}`, a variable whose default
+ * Without a URL (the checked-in docs/openapi.json) the server is `{base_url}`, a variable whose default
  * is a local server; the running app passes its public URL.
  */
 const servers = (serverUrl?: string) =>
@@ -33,7 +33,9 @@ export function buildOpenApiDocument(serverUrl?: string) {
           'Authenticate with `Authorization: Bearer sk_live_{id}_{secret}` or `X-Api-Key`. Preview endpoints may change before release.\n\n' +
           'Instants are UTC to the second (`2030-06-04T08:00:00Z`); dates are venue-local `YYYY-MM-DD`. ' +
           'Amounts are major units with at most the decimals of their currency. ' +
-          'The examples work with the demo data a first `pnpm start` loads and its printed demo key.',
+          'The examples work with the demo data a first `pnpm start` loads and its printed demo key. ' +
+          'Retrying: every GET is safe to retry. Creating a booking is safe to retry only with the same `external_id` (the original comes back, 200 with `Idempotent-Replayed: true`). ' +
+          'Cancelling is safe to retry (a repeat answers 422 `BOOKING_ALREADY_CANCELLED`). Retry 429 and 503 after `Retry-After`, and 5xx or network errors with backoff; never retry other 4xx unchanged.',
         contact: { name: 'Partner support', email: 'partners@example.com' },
         license: { name: 'Proprietary', url: 'https://example.com/terms' },
       },

@@ -1,12 +1,14 @@
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
+import { KeyVault } from '../auth/api-key.js';
+import { serveOperatorCommands } from '../cli/operator-socket.js';
 import type { Config } from '../config/config.js';
 import { connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
 import { Metrics } from '../metrics/metrics.js';
-import { systemClock } from '../shared/clock.js';
+import { systemClock } from '../lib/clock.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
 
@@ -37,12 +39,16 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
 
+  let operator: { close(): Promise<void> } | undefined;
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
       logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining connections');
       lifecycle.beginDraining();
       const drained = await http.drain(config.shutdownTimeoutMs);
+      await operator
+        ?.close()
+        .catch((error: unknown) => logger.warn({ err: error }, 'closing the operator socket failed'));
       await database.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
       if (!drained) logger.error('shutdown timeout: connections still open were cut');
       logger.info({ drained }, 'stopped');
@@ -61,6 +67,14 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     () => stopping !== undefined,
   );
   if (!prepared) return;
+  // The embedded database lives in this process: operator commands (pnpm spa) reach it through this socket.
+  if (database.kind === 'pglite') {
+    operator = await serveOperatorCommands({
+      dataDir: config.dataDir,
+      context: { db: database.db, vault: new KeyVault(config.keyEncryptionKey) },
+      logger,
+    });
+  }
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
 }

@@ -50,7 +50,7 @@ export interface DaySlots {
 }
 
 /**
- * Every rule of spec 2.7 over venue-local dates [from, to], one entry per date. Pure: the snapshot and `now`
+ * Every rule of docs/api.md, "Availability rules", over venue-local dates [from, to], one entry per date. Pure: the snapshot and `now`
  * are all it reads, so the booking transaction decides with exactly the function that lists slots.
  */
 export function computeDays(
@@ -114,7 +114,7 @@ function slotAt(prepared: PreparedSnapshot, day: VenueDay, startMs: number, now:
   return undefined;
 }
 
-/** Spec 2.7 for one candidate: hours, lead time, blocks, rooms, therapists and buffers. */
+/** The availability rules (docs/api.md) for one candidate: hours, lead time, blocks, rooms, therapists and buffers. */
 function evaluate(
   prepared: PreparedSnapshot,
   day: VenueDay,

@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import { shuffle } from '../shared/shuffle.js';
+import { shuffle } from '../lib/shuffle.js';
 import { type ListedSlot, slotStartingAt } from './compute-slots.js';
 import type { AvailabilitySnapshot } from './snapshot.js';
 

@@ -10,7 +10,7 @@ export interface DayHours {
 export const apiDayOfWeek = (date: Temporal.PlainDate) => date.dayOfWeek % 7;
 
 /**
- * Spec 2.7 rule 1 and DECISIONS "Venues": the hours of a date, or null when the venue is closed.
+ * docs/api.md, "Availability rules", rule 1: the hours of a date, or null when the venue is closed.
  * A one-time opening wins over the recurring schedule for its date and may carry its own hours.
  */
 export function hoursOn(

@@ -3,7 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import type { AvailabilitySnapshot, VariantSnapshot } from './snapshot.js';
-import { isoFromEpochMs } from '../shared/instant.js';
+import { isoFromEpochMs } from '../lib/instant.js';
 import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow } from './snapshot.query.js';
 
 export interface SnapshotVariant extends VariantSnapshot {

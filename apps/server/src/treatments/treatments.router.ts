@@ -2,7 +2,7 @@ import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
 import { principalOf } from '../auth/principal.js';
-import { toMoney } from '../shared/money.js';
+import { toMoney } from '../lib/money.js';
 import { resolveVenue } from '../venues/venue-access.js';
 import { listTreatments } from './treatments.repository.js';
 

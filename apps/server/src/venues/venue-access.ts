@@ -5,7 +5,7 @@ import { ForbiddenError, VenueNotFoundError } from '../errors/domain-errors.js';
 import { findVenue, findVenueWithVariant, type VenueKey, type VenueRow } from './venues.repository.js';
 
 /**
- * Resolves `{venue_id}` (UUID or slug) for a caller, per DECISIONS: a UUID of another organisation or
+ * Resolves `{venue_id}` (UUID or slug) for a caller, per docs/api.md ("Authentication and keys"): a UUID of another organisation or
  * outside a venue-restricted key is 403 Forbidden; a slug is looked up in the caller's organisation only,
  * so an unknown slug is 404; a venue that is not active is 404.
  */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { isoFromDb, isoFromEpochMs } from '../../src/shared/instant.js';
+import { isoFromDb, isoFromEpochMs } from '../../src/lib/instant.js';
 
 describe('isoFromEpochMs', () => {
   it('writes exactly what Temporal.Instant#toString writes, for any instant of 1970..2100', () => {

@@ -1,7 +1,7 @@
 import { SCOPES } from '@spa/contract';
 import request from 'supertest';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isoFromDb } from '../../src/shared/instant.js';
+import { isoFromDb } from '../../src/lib/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeBooking, makeCustomer, makeTreatment, makeVenue } from '../support/factories.js';
 import { coded, REQUEST_ID } from '../support/api.js';
@@ -11,7 +11,7 @@ const NOW = '2026-11-22T08:00:00Z';
 
 type Venue = Awaited<ReturnType<typeof makeBookableVenue>>;
 
-describe('POST /v1/bookings/{booking_id}/cancel (spec 4.8)', () => {
+describe('POST /v1/bookings/{booking_id}/cancel', () => {
   const ctx = setup({ now: NOW });
   let f: Venue;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { cancellationFee } from '../../src/bookings/cancellation-policy.js';
-import { percentOfMinor } from '../../src/shared/money.js';
+import { percentOfMinor } from '../../src/lib/money.js';
 import type { CancellationPolicyJson } from '../../src/db/schema.js';
 import { DEFAULT_POLICY } from '../support/factories.js';
 
@@ -29,7 +29,7 @@ const feeAt = (left: Temporal.DurationLike, overrides: Partial<Parameters<typeof
     ...overrides,
   });
 
-describe('cancellationFee (DECISIONS "Cancellation")', () => {
+describe('cancellationFee (the cancellation policy tiers)', () => {
   it('applies the first tier whose min_hours_before is at most the hours left', () => {
     expect(feeAt({ hours: 30 })).toEqual({
       feeMinor: 0,

@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue, type BookableVenue } from '../support/booking-fixture.js';
 import { setup, TEST_NOW as NOW } from '../support/test-app.js';
 
-describe('POST /v1/venues/{venue_id}/bookings (spec 4.7): agreement with the availability endpoint (5-minute sweep of a whole day)', () => {
+describe('POST /v1/venues/{venue_id}/bookings: agreement with the availability endpoint (5-minute sweep of a whole day)', () => {
   const ctx = setup();
   beforeEach(() => ctx.clock.set(NOW));
 

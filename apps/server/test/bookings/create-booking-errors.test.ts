@@ -6,7 +6,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue, type BookableVenue } from '../support/booking-fixture.js';
 import { setup, TEST_NOW as NOW } from '../support/test-app.js';
 
-describe('POST /v1/venues/{venue_id}/bookings (spec 4.7): errors', () => {
+describe('POST /v1/venues/{venue_id}/bookings: errors', () => {
   const ctx = setup();
   let f: BookableVenue;
   beforeAll(async () => {

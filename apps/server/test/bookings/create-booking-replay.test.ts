@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue, type BookableVenue } from '../support/booking-fixture.js';
 import { setup, TEST_NOW as NOW } from '../support/test-app.js';
 
-describe('POST /v1/venues/{venue_id}/bookings (spec 4.7): idempotent replay by external_id', () => {
+describe('POST /v1/venues/{venue_id}/bookings: idempotent replay by external_id', () => {
   const ctx = setup();
   let f: BookableVenue;
   beforeAll(async () => {

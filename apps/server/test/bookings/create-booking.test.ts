@@ -6,7 +6,7 @@ import { setup, TEST_NOW as NOW } from '../support/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe('POST /v1/venues/{venue_id}/bookings (spec 4.7): 201 Created', () => {
+describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
   const ctx = setup();
   let f: BookableVenue;
   beforeAll(async () => {

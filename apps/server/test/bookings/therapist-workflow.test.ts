@@ -3,7 +3,7 @@ import request from 'supertest';
 import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptBooking, BookingWorkflowError, finishBooking } from '../../src/bookings/therapist-workflow.js';
-import { isoFromDb } from '../../src/shared/instant.js';
+import { isoFromDb } from '../../src/lib/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import {
   EVERY_DAY,
@@ -17,8 +17,10 @@ import {
 import { setup } from '../support/test-app.js';
 
 const LATER = Temporal.Instant.from('2026-11-22T09:00:00Z');
+/** After every booking of these tests has started: when they can be completed or marked a no-show. */
+const AFTER_START = Temporal.Instant.from('2026-12-01T09:00:00Z');
 
-describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', () => {
+describe('therapist acceptance and outcomes', () => {
   const ctx = setup(); // now: 2026-11-22T08:00:00Z
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   let unskilled: { id: string };
@@ -242,7 +244,7 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
         const done = await book('2026-11-28T13:00:00Z');
         const [t] = await holders(done.id);
         await accept(done.id, t!);
-        await finishBooking(ctx.db, { bookingId: done.id, outcome, now: LATER });
+        await finishBooking(ctx.db, { bookingId: done.id, outcome, now: AFTER_START });
         await expect(accept(done.id, t!)).rejects.toThrow(
           `Booking ${done.id} is ${outcome}; only pending or awaiting_therapist bookings can be accepted`,
         );
@@ -258,14 +260,14 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
         const [holder] = await holders(booking.id);
         await accept(booking.id, holder!);
         expect(await slotStarts('2026-11-29', 2)).not.toContain('2026-11-29T09:00:00Z');
-        expect(await finishBooking(ctx.db, { bookingId: booking.id, outcome, now: LATER })).toEqual({
+        expect(await finishBooking(ctx.db, { bookingId: booking.id, outcome, now: AFTER_START })).toEqual({
           id: booking.id,
           status: outcome,
           therapist_id: holder,
         });
         const after = await state(booking.id);
         expect([after.booking, after.therapists, after.rooms]).toEqual([
-          { status: outcome, therapist_id: holder, updated_at: '2026-11-22T09:00:00Z' },
+          { status: outcome, therapist_id: holder, updated_at: '2026-12-01T09:00:00Z' },
           [],
           [],
         ]);
@@ -278,7 +280,7 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       const before = await state(pending.id);
       for (const outcome of ['completed', 'no_show'] as const) {
         const word = outcome === 'no_show' ? 'no-show' : 'completed';
-        await expect(finishBooking(ctx.db, { bookingId: pending.id, outcome, now: LATER })).rejects.toThrow(
+        await expect(finishBooking(ctx.db, { bookingId: pending.id, outcome, now: AFTER_START })).rejects.toThrow(
           new BookingWorkflowError(`Booking ${pending.id} is pending; only confirmed bookings can be marked ${word}`),
         );
       }
@@ -287,14 +289,36 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       const done = await book('2026-11-29T14:00:00Z');
       const [holder] = await holders(done.id);
       await accept(done.id, holder!);
-      await finishBooking(ctx.db, { bookingId: done.id, outcome: 'completed', now: LATER });
-      await expect(finishBooking(ctx.db, { bookingId: done.id, outcome: 'no_show', now: LATER })).rejects.toThrow(
+      await finishBooking(ctx.db, { bookingId: done.id, outcome: 'completed', now: AFTER_START });
+      await expect(finishBooking(ctx.db, { bookingId: done.id, outcome: 'no_show', now: AFTER_START })).rejects.toThrow(
         `Booking ${done.id} is completed; only confirmed bookings can be marked no-show`,
       );
       const missing = '00000000-0000-4000-8000-000000000000';
-      await expect(finishBooking(ctx.db, { bookingId: missing, outcome: 'completed', now: LATER })).rejects.toThrow(
-        `No booking ${missing}`,
-      );
+      await expect(
+        finishBooking(ctx.db, { bookingId: missing, outcome: 'completed', now: AFTER_START }),
+      ).rejects.toThrow(`No booking ${missing}`);
+    });
+    it('refuses to complete or mark a no-show a booking that has not started yet, changing nothing', async () => {
+      const upcoming = await book('2026-11-29T16:00:00Z');
+      const [holder] = await holders(upcoming.id);
+      await accept(upcoming.id, holder!);
+      const before = await state(upcoming.id);
+      for (const [outcome, word] of [
+        ['completed', 'completed'],
+        ['no_show', 'no-show'],
+      ] as const) {
+        for (const now of [LATER, Temporal.Instant.from('2026-11-29T15:59:59Z')])
+          await expect(finishBooking(ctx.db, { bookingId: upcoming.id, outcome, now })).rejects.toThrow(
+            new BookingWorkflowError(
+              `Booking ${upcoming.id} starts at 2026-11-29T16:00:00Z; it can be marked ${word} only once it has started`,
+            ),
+          );
+      }
+      expect(await state(upcoming.id)).toEqual(before);
+      const atStart = Temporal.Instant.from('2026-11-29T16:00:00Z');
+      expect(await finishBooking(ctx.db, { bookingId: upcoming.id, outcome: 'no_show', now: atStart })).toMatchObject({
+        status: 'no_show',
+      });
     });
   });
 
@@ -310,8 +334,8 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       ids.push((await book(start, { guest })).id);
     const [pending, confirmed, completed, noShow] = ids as [string, string, string, string];
     for (const id of [confirmed, completed, noShow]) await accept(id, (await holders(id))[0]!);
-    await finishBooking(ctx.db, { bookingId: completed, outcome: 'completed', now: LATER });
-    await finishBooking(ctx.db, { bookingId: noShow, outcome: 'no_show', now: LATER });
+    await finishBooking(ctx.db, { bookingId: completed, outcome: 'completed', now: AFTER_START });
+    await finishBooking(ctx.db, { bookingId: noShow, outcome: 'no_show', now: AFTER_START });
 
     const customerId = (
       await ctx.db.selectFrom('customers').select('id').where('email', '=', guest.email).executeTakeFirstOrThrow()
@@ -323,8 +347,8 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
     expect(
       res.body.data.map((b: { id: string; status: string; updated_at: string }) => [b.id, b.status, b.updated_at]),
     ).toEqual([
-      [noShow, 'no_show', '2026-11-22T09:00:00Z'],
-      [completed, 'completed', '2026-11-22T09:00:00Z'],
+      [noShow, 'no_show', '2026-12-01T09:00:00Z'],
+      [completed, 'completed', '2026-12-01T09:00:00Z'],
       [confirmed, 'confirmed', '2026-11-22T09:00:00Z'],
       [pending, 'pending', '2026-11-22T08:00:00Z'],
     ]);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
 import { setup } from '../support/test-app.js';
 
-describe('authentication and scopes (spec 5, DECISIONS)', () => {
+describe('authentication and scopes', () => {
   const ctx = setup();
   let key: string;
   let keyId: string;

@@ -4,7 +4,7 @@ import { makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeOrganisation, makeTreatment, makeVenue } from '../support/factories.js';
 import { setup } from '../support/test-app.js';
 
-describe('GET /v1/venues/{venue_id}/availability/variants/{variant_id} (spec 4.6)', () => {
+describe('GET /v1/venues/{venue_id}/availability/variants/{variant_id}', () => {
   const ctx = setup(); // now: 2026-11-22T08:00:00Z
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   beforeAll(async () => {

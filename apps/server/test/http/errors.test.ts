@@ -101,7 +101,7 @@ describe('errors are JSON, with a request id, and never a 5xx for bad input', ()
   });
 });
 
-describe('rate limits (spec 8, DECISIONS)', () => {
+describe('rate limits', () => {
   it('sends no X-RateLimit headers while enforcement is off', async () => {
     const ctx = await createTestContext();
     const org = await makeOrganisation(ctx.db);

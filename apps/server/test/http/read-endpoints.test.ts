@@ -10,7 +10,7 @@ import {
 } from '../support/factories.js';
 import { setup } from '../support/test-app.js';
 
-describe('read endpoints (spec 4.1–4.5)', () => {
+describe('read endpoints (venues, treatments, customers)', () => {
   const ctx = setup();
   let world: Awaited<ReturnType<typeof build>>;
 

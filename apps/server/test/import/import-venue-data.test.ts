@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importVenueData, ImportValidationError } from '../../src/import/import-venue-data.js';
@@ -54,7 +55,14 @@ describe('importVenueData: the demo file', () => {
 
   it('imports the demo file with a room and therapist holds for each of its eight live bookings', async () => {
     const summary = await importVenueData(ctx.db, demoFile(), ctx.vault);
-    expect(summary.counts).toMatchObject({ organisations: 2, api_keys: 3, venues: 5, bookings: 20, live_bookings: 8 });
+    const created = (n: number) => ({ created: n, updated: 0, unchanged: 0 });
+    expect(summary.changes).toMatchObject({
+      organisations: created(2),
+      api_keys: created(3),
+      venues: created(5),
+      therapists: created(demoFile().therapists.length),
+      bookings: created(20),
+    });
     expect(summary.notices).toEqual([]);
     const after = await counts(ctx);
     expect(after).toMatchObject({ organisations: 2, venues: 5, customers: 22, bookings: 20, room_reservations: 8 });
@@ -81,8 +89,15 @@ describe('importVenueData: the demo file', () => {
         .execute(),
     });
     const before = await snapshot();
-    await importVenueData(ctx.db, demoFile(), ctx.vault);
+    const summary = await importVenueData(ctx.db, demoFile(), ctx.vault);
     expect(await snapshot()).toEqual(before);
+    for (const [entity, changes] of Object.entries(summary.changes))
+      expect({ entity, created: changes.created, updated: changes.updated }).toEqual({
+        entity,
+        created: 0,
+        updated: 0,
+      });
+    expect(summary.changes.bookings.unchanged).toBe(20);
   });
 
   it('serves the imported data through the API with the demo key (round trip)', async () => {
@@ -103,6 +118,22 @@ describe('importVenueData: the demo file', () => {
       id: file.treatments[0].variants[0].id,
       price: file.treatments[0].variants[0].price,
     });
+  });
+
+  it('adds a venue to the demo organisation from a file that names the organisation by id (docs/examples)', async () => {
+    const addition = JSON.parse(
+      readFileSync(new URL('../../../../docs/examples/add-venue.json', import.meta.url), 'utf8'),
+    );
+    const summary = await importVenueData(ctx.db, addition, ctx.vault);
+    expect(summary.changes).toMatchObject({
+      organisations: { created: 0, updated: 0, unchanged: 0 },
+      venues: { created: 1, updated: 0, unchanged: 0 },
+      treatments: { created: 1, updated: 0, unchanged: 0 },
+      therapists: { created: 1, updated: 0, unchanged: 0 },
+    });
+    const { key } = await revealKey(ctx.db, ctx.vault, 'de0000000001');
+    const venues = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${key}`).expect(200);
+    expect(venues.body.data.map((v: { slug: string }) => v.slug)).toContain('spa-lumiere-bordeaux');
   });
 
   it('stores a key secret as an HMAC and a ciphertext, never in clear', async () => {
@@ -182,6 +213,17 @@ describe('importVenueData: an invalid file', () => {
     expect(org.name).toBe('Maisons Lumière Hôtels');
   });
 
+  it('requires a venue timezone: a missing or null one is a problem, never a silent UTC', async () => {
+    const { file } = makeVenueFile();
+    const { timezone: _dropped, ...withoutZone } = file.venues[0]!;
+    expect(await problemsOf(importVenueData(ctx.db, { ...file, venues: [withoutZone] }, ctx.vault))).toEqual([
+      'venues[0].timezone: is required',
+    ]);
+    expect(
+      await problemsOf(importVenueData(ctx.db, { ...file, venues: [{ ...withoutZone, timezone: null }] }, ctx.vault)),
+    ).toEqual(['venues[0].timezone: must be a string']);
+  });
+
   it('reports every broken reference and cross-field rule with its JSON path', async () => {
     const { file, ids, booking } = makeVenueFile();
     const venue = file.venues[0]!;
@@ -209,10 +251,10 @@ describe('importVenueData: an invalid file', () => {
       'venues[0].treatments[0].variants[1].price.currency: must equal the venue currency (EUR)',
       'api_keys[1].venue_id: a dashboard key covers every venue of its organisation: must be null',
       'api_keys[1]: an organisation has at most one active dashboard key, and api_keys[0] is one already',
-      'therapists[1].organisation_id: no organisation 00000000-0000-4000-8000-000000000003 in the file (a file must contain every entity it references)',
+      'therapists[1].organisation_id: no organisation 00000000-0000-4000-8000-000000000003 in the file or the database',
       "therapists[1].shifts[0].venue_id: the venue belongs to another organisation than the therapist's",
       `customers[1].email: organisation and email ${ids.organisation} ${file.customers[0]!.email.toLowerCase()} is already used at customers[0].email`,
-      'bookings[0].customer_id: no customer 00000000-0000-4000-8000-000000000004 in the file (a file must contain every entity it references)',
+      'bookings[0].customer_id: no customer 00000000-0000-4000-8000-000000000004 in the file or the database',
       `bookings[0].therapist_ids[1]: therapist ${ids.camille} is already used at bookings[0].therapist_ids[0]`,
       'bookings[0].therapist_ids: lists 2 therapists for 1 guest(s): one therapist per guest',
       'bookings[1].therapist_ids: a confirmed booking names the therapist who accepted it (at least one)',
@@ -247,7 +289,7 @@ describe('importVenueData: an invalid file', () => {
     const problems = await problemsOf(importVenueData(ctx.db, file, ctx.vault));
     expect(problems).toContain('customers[1].email: must be a valid email address');
     expect(problems).toContain(
-      'bookings[0].therapist_ids[0]: no therapist 00000000-0000-4000-8000-000000000001 in the file (a file must contain every entity it references)',
+      'bookings[0].therapist_ids[0]: no therapist 00000000-0000-4000-8000-000000000001 in the file or the database',
     );
     expect(problems.some((p) => p.startsWith('venues[0].treatments[0].variants'))).toBe(true);
     expect(problems.some((p) => p.includes(ids.bruno))).toBe(false);

@@ -93,7 +93,14 @@ describe('importVenueData: live bookings and re-imports', () => {
     file.therapists[0]!.absences = [];
     file.bookings[0]!.status = 'completed';
     const summary = await importVenueData(ctx.db, file, ctx.vault);
-    expect(summary.counts).toMatchObject({ rooms: 1, variants: 1, blocks: 1, live_bookings: 0 });
+    expect(summary.changes).toMatchObject({
+      rooms: { created: 0, updated: 0, unchanged: 1 },
+      variants: { created: 0, updated: 0, unchanged: 1 },
+      blocks: { created: 1, updated: 0, unchanged: 0 },
+      venues: { created: 0, updated: 1, unchanged: 0 }, // its one-time openings were dropped
+      therapists: { created: 0, updated: 1, unchanged: 1 }, // new shifts for the first one
+      bookings: { created: 0, updated: 1, unchanged: 0 }, // now completed
+    });
 
     expect(await ctx.db.selectFrom('rooms').select('id').where('venue_id', '=', ids.venue).execute()).toEqual([
       { id: ids.twinRoom },

@@ -6,7 +6,7 @@ const DAY = d('2026-12-02'); // a Wednesday
 const times = (snapshot: ReturnType<typeof makeSnapshot>, date = DAY, now = NOW, guests = 1) =>
   computeDays(snapshot, { from: date, to: date }, now, guests)[0]!.slots.map((s) => s.localTime.toString().slice(0, 5));
 
-describe('computeDays: the seven rules of spec 2.7', () => {
+describe('computeDays: the availability rules', () => {
   it('lists the grid from opening time, each slot ending by closing', () => {
     expect(times(makeSnapshot())).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00']);
   });

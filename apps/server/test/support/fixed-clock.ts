@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Clock } from '../../src/shared/clock.js';
+import type { Clock } from '../../src/lib/clock.js';
 
 /** A clock the test sets by hand. */
 export function fixedClock(iso: string): Clock & { set(iso: string): void } {

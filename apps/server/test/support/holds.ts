@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/connect.js';
-import { isoFromDb } from '../../src/shared/instant.js';
+import { isoFromDb } from '../../src/lib/instant.js';
 
 /** The holds of one booking in a reservation table, as `[start, end)` ranges in ISO UTC, read by SQL. */
 export async function holdsOf(db: Db, table: 'room_reservations' | 'therapist_reservations', bookingId: string) {

@@ -1,0 +1,54 @@
+import { KeyVault } from '../auth/api-key.js';
+import { loadConfig } from '../config/config.js';
+import { connect, type Db } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { type Clock, systemClock } from '../lib/clock.js';
+
+export interface OperatorContext {
+  db: Db;
+  vault: KeyVault;
+}
+
+/** The two output streams of a run, written raw (commander's own help and errors go there too). */
+export interface CommandIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Where a command runs: its database work, the user's directory (relative paths), its output and clock. */
+export interface CommandHost {
+  cwd: string;
+  io: CommandIo;
+  clock: Clock;
+  withContext<T>(action: (context: OperatorContext) => Promise<T>): Promise<T>;
+}
+
+/** Prints one line on stdout. */
+export const print = (host: CommandHost, line: string) => host.io.stdout(`${line}\n`);
+
+/** A host over a database that is already open: the server's own (a forwarded command), or a test's. */
+export function contextHost(
+  context: OperatorContext,
+  options: { cwd: string; io: CommandIo; clock?: Clock },
+): CommandHost {
+  return { clock: systemClock, ...options, withContext: (action) => action(context) };
+}
+
+/** A command on its own: it connects with the server's settings (DATABASE_URL or DATA_DIR), migrated first. */
+export function standaloneHost(env: Record<string, string | undefined>, io: CommandIo): CommandHost {
+  return {
+    cwd: env.INIT_CWD ?? process.cwd(), // pnpm runs scripts inside the package; paths mean the user's directory
+    io,
+    clock: systemClock,
+    withContext: async (action) => {
+      const config = loadConfig(env);
+      const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+      try {
+        await migrateToLatest(database.db);
+        return await action({ db: database.db, vault: new KeyVault(config.keyEncryptionKey) });
+      } finally {
+        await database.close();
+      }
+    },
+  };
+}

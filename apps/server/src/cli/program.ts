@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { registerBookings } from './bookings.command.js';
+import type { CommandHost } from './command-host.js';
+import { ExitCode, reportFailure } from './exit-codes.js';
+import { registerImport } from './import.command.js';
+import { registerKeys } from './keys.command.js';
+import { registerTherapists } from './therapists.command.js';
+
+/**
+ * `spa <command>`: the operator CLI. Each command group lives in its own `*.command.ts`; its database work runs
+ * through the host, so the same program runs on its own, inside the server (forwarded), or inside a test.
+ */
+export function buildProgram(host: CommandHost): Command {
+  const program = new Command('spa')
+    .description('Operator CLI of the Partner Booking API')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => host.io.stdout(text), writeErr: (text) => host.io.stderr(text) });
+  registerImport(program, host);
+  registerKeys(program, host);
+  registerBookings(program, host);
+  registerTherapists(program, host);
+  return program;
+}
+
+/** Runs one command line (without `node spa`) and answers its exit code; failures are reported on stderr. */
+export async function runCli(argv: string[], host: CommandHost): Promise<number> {
+  try {
+    await buildProgram(host).parseAsync(argv, { from: 'user' });
+    return ExitCode.Ok;
+  } catch (error) {
+    return reportFailure(error, host.io);
+  }
+}
