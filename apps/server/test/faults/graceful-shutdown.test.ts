@@ -78,8 +78,11 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
       try {
         await eventually(() => isReady(cluster.base), 30_000);
         await eventually(
-          async () =>
-            new Set(cluster.logs.filter((l) => l.msg === 'partner booking API listening').map((l) => l.pid)).size === 2,
+          () =>
+            Promise.resolve(
+              new Set(cluster.logs.filter((l) => l.msg === 'partner booking API listening').map((l) => l.pid)).size ===
+                2,
+            ),
           30_000,
         );
         const res = await fetch(`${cluster.base}/v1/venues`, {

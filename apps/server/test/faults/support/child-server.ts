@@ -31,9 +31,9 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const stderr: string[] = [];
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (!line.startsWith('{')) return;
       const entry = JSON.parse(line) as ChildServer['logs'][number];
       logs.push(entry);
