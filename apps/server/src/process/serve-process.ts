@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import type { Config } from '../config/config.js';
-import { connect } from '../db/connect.js';
+import { connect, type DatabaseHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
@@ -54,7 +54,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
 
   const prepared = await prepareWhenReachable(
     async () => {
-      await migrateToLatest(database.db);
+      await migrate(config, database);
       if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, config);
     },
     logger,
@@ -63,4 +63,23 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   if (!prepared) return;
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
+}
+
+/**
+ * Migrations run on a connection of their own without the statement timeout: building an index on a large table
+ * may take longer than any request should, and a deploy must not fail for it.
+ */
+async function migrate(config: Config, database: DatabaseHandle): Promise<void> {
+  if (!config.databaseUrl) return migrateToLatest(database.db);
+  const migrator = await connect({
+    databaseUrl: config.databaseUrl,
+    poolSize: 1,
+    statementTimeoutMs: 0,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+  });
+  try {
+    await migrateToLatest(migrator.db);
+  } finally {
+    await migrator.close();
+  }
 }
