@@ -3,7 +3,7 @@ import { createApp } from '../app.js';
 import { KeyVault } from '../auth/api-key.js';
 import { serveOperatorCommands } from '../cli/operator-socket.js';
 import type { Config } from '../config/config.js';
-import { connect } from '../db/connect.js';
+import { connect, type DatabaseHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
@@ -60,7 +60,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
 
   const prepared = await prepareWhenReachable(
     async () => {
-      await migrateToLatest(database.db);
+      await migrate(config, database);
       if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, config);
     },
     logger,
@@ -77,4 +77,23 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   }
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
+}
+
+/**
+ * Migrations run on a connection of their own without the statement timeout: building an index on a large table
+ * may take longer than any request should, and a deploy must not fail for it.
+ */
+async function migrate(config: Config, database: DatabaseHandle): Promise<void> {
+  if (!config.databaseUrl) return migrateToLatest(database.db);
+  const migrator = await connect({
+    databaseUrl: config.databaseUrl,
+    poolSize: 1,
+    statementTimeoutMs: 0,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+  });
+  try {
+    await migrateToLatest(migrator.db);
+  } finally {
+    await migrator.close();
+  }
 }

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bookingBody } from '../support/booking-fixture.js';
 import { testDbKind } from '../support/test-db.js';
-import { type ChildServer, eventually, startChildServer } from './support/child-server.js';
-import { isReady } from './support/http.js';
+import { eventually } from './support/child-server.js';
 import { RawConnection } from './support/raw-http.js';
-import { type SeededDatabase, seedDatabase } from './support/seeded-database.js';
+import { childServers } from './support/server-fixture.js';
 import { slotStart } from './support/slots.js';
 
 // Several processes share only a PostgreSQL server; the embedded database belongs to one process.
@@ -12,22 +11,14 @@ if (testDbKind !== 'postgres')
   console.warn('the WEB_CONCURRENCY case needs PostgreSQL (DATABASE_URL); skipped on PGlite');
 
 describe(`SIGTERM drains a server process (${testDbKind})`, () => {
-  let seeded: SeededDatabase;
-  let server: ChildServer | undefined;
-  beforeAll(async () => {
-    seeded = await seedDatabase({ rooms: 1 });
-  });
-  afterAll(async () => {
-    server?.kill();
-    await seeded.drop();
-  });
+  const servers = childServers({ rooms: 1 });
 
   it(
     'closes idle keep-alive connections at once, answers the request in flight with Connection: close, exits 0',
     { timeout: 120_000 },
     async () => {
-      server = await startChildServer(seeded.env);
-      await eventually(() => isReady(server!.base), 30_000);
+      const { seeded } = servers;
+      const server = await servers.start();
       const port = Number(new URL(server.base).port);
       const { fixture } = seeded;
 
@@ -74,23 +65,20 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
     'runs WEB_CONCURRENCY server processes on one port, and stops them all with exit 0 on SIGTERM',
     { timeout: 120_000 },
     async () => {
-      const cluster = await startChildServer({ ...seeded.env, WEB_CONCURRENCY: '2' });
-      try {
-        await eventually(() => isReady(cluster.base), 30_000);
-        await eventually(
-          () =>
+      const cluster = await servers.start({ WEB_CONCURRENCY: '2' });
+      await eventually(
+        () =>
+          Promise.resolve(
             new Set(cluster.logs.filter((l) => l.msg === 'partner booking API listening').map((l) => l.pid)).size === 2,
-          30_000,
-        );
-        const res = await fetch(`${cluster.base}/v1/venues`, {
-          headers: { Authorization: `Bearer ${seeded.fixture.key}` },
-        });
-        expect(res.status).toBe(200);
-        cluster.child.kill('SIGTERM');
-        expect(await cluster.exited).toEqual({ code: 0, signal: null });
-      } finally {
-        cluster.kill();
-      }
+          ),
+        30_000,
+      );
+      const res = await fetch(`${cluster.base}/v1/venues`, {
+        headers: { Authorization: `Bearer ${servers.seeded.fixture.key}` },
+      });
+      expect(res.status).toBe(200);
+      cluster.child.kill('SIGTERM');
+      expect(await cluster.exited).toEqual({ code: 0, signal: null });
     },
   );
 });

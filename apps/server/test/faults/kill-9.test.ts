@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildServer, eventually, startChildServer } from './support/child-server.js';
-import { postBooking, isReady } from './support/http.js';
+import { describe, expect, it } from 'vitest';
+import { postBooking } from './support/http.js';
 import { runUntil } from './support/mixed-load.js';
-import { type SeededDatabase, seedDatabase } from './support/seeded-database.js';
+import { childServers } from './support/server-fixture.js';
 import { testDbKind } from '../support/test-db.js';
 
 describe(`acknowledged bookings survive kill -9 of the server (${testDbKind})`, () => {
-  let seeded: SeededDatabase;
-  let server: ChildServer | undefined;
-  beforeAll(async () => {
-    seeded = await seedDatabase({ rooms: 1 });
-  });
-  afterAll(async () => {
-    server?.kill();
-    await seeded.drop();
-  });
+  const servers = childServers({ rooms: 1 });
 
   it(
     'finds every booking answered 201 in the database after SIGKILL in the middle of a create load',
     { timeout: 120_000 },
     async () => {
-      server = await startChildServer(seeded.env);
+      const { seeded } = servers;
+      const server = await servers.start();
       const { base } = server;
-      await eventually(() => isReady(base), 30_000);
 
       const acknowledged: string[] = [];
       let killed!: () => void;
@@ -35,7 +26,7 @@ describe(`acknowledged bookings survive kill -9 of the server (${testDbKind})`, 
             acknowledged.push(((await res.json()) as { data: { id: string } }).data.id);
             // Killed while the other three clients still have creates in flight.
             if (acknowledged.length === 12) {
-              server!.child.kill('SIGKILL');
+              server.child.kill('SIGKILL');
               killed();
             }
           }

@@ -35,9 +35,8 @@ describe('hostile transport input is a 4xx at every route, never a 5xx', () => {
   const pathOf = (route: AppRoute) =>
     route.path.replace(/:(\w+)/g, (_m, name: string) => (name === 'venue_id' ? f.venue.id : crypto.randomUUID()));
   const send = (route: AppRoute) => {
-    const agent = request(ctx.app);
     const method = route.method.toLowerCase() as 'get' | 'post';
-    return agent[method](pathOf(route)).set('Authorization', `Bearer ${f.key}`);
+    return request(ctx.app)[method](pathOf(route)).set('Authorization', `Bearer ${f.key}`);
   };
 
   it('parses JSON nested 20,000 levels deep, or refuses it with 400, at every route', async () => {

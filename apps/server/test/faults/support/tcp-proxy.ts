@@ -10,34 +10,31 @@ export class TcpProxy {
   readonly #sockets = new Set<Socket>();
   #refusing = false;
 
-  private constructor(
-    server: Server,
-    readonly port: number,
-  ) {
-    this.#server = server;
-  }
-
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
-    // Assigned once the server listens; the connection handler, made before, reads it.
-    // eslint-disable-next-line prefer-const
-    let proxy: TcpProxy | undefined;
-    const server = createServer((client) => {
-      if (!proxy || proxy.#refusing) return void client.destroy();
+  private constructor(target: { host: string; port: number }) {
+    this.#server = createServer((client) => {
+      if (this.#refusing) return void client.destroy();
       const upstream = connect(target.port, target.host);
       for (const socket of [client, upstream]) {
-        proxy.#sockets.add(socket);
+        this.#sockets.add(socket);
         socket.on('error', () => undefined);
         socket.on('close', () => {
-          proxy!.#sockets.delete(socket);
+          this.#sockets.delete(socket);
           client.destroy();
           upstream.destroy();
         });
       }
       client.pipe(upstream).pipe(client);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+  }
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const proxy = new TcpProxy(target);
+    await new Promise<void>((resolve) => proxy.#server.listen(0, '127.0.0.1', resolve));
     return proxy;
+  }
+
+  get port(): number {
+    return (this.#server.address() as AddressInfo).port;
   }
 
   /** A database URL of the same server and database, through this proxy. */
