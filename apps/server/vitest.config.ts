@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -18,8 +17,6 @@ export default defineConfig({
     // Files of a worker share the module cache and the worker's PGlite instances (test/support/test-db.ts): each
     // file still gets an empty database, without paying the imports and the WebAssembly start-up again.
     isolate: false,
-    // One worker per core (vitest's default leaves one idle): the files wait on the database and HTTP as much as they compute.
-    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects,
