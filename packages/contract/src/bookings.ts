@@ -126,7 +126,37 @@ export const CancelBookingBody = z.object({
   cancelled_by: CancelledBy.default('partner'),
 });
 
+/** `{booking_id}` of the routes on one booking: a UUID, or `ext:` and the partner's external_id. */
+export const BookingPath = z.object({
+  booking_id: doc(z.string().min(1), 'Booking UUID, or ext:{external_id}', 'ext:pms-58213'),
+});
+
 export const bookingsContract = c.router({
+  get: {
+    method: 'GET',
+    path: '/bookings/:booking_id',
+    pathParams: BookingPath,
+    responses: {
+      200: doc(single(Booking), 'The booking as it is now'),
+      ...commonErrors,
+      403: doc(
+        ScopeErrorBody,
+        '`Insufficient scope` with `missing`, or `Forbidden`: a booking of another organisation, or of a venue your key is not restricted to',
+        { error: ErrorText.Forbidden, request_id: REQUEST_ID },
+      ),
+      404: errorOf('`Booking not found`', ErrorText.NoSuchBooking),
+      409: coded(
+        '`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues your key can see; read it by UUID',
+        ErrorText.AmbiguousExternalId,
+        'This external id matches bookings at several venues; use the booking id',
+      ),
+    },
+    summary: 'Read one booking',
+    description:
+      'Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. ' +
+      'Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.',
+    metadata: { scope: 'bookings:read' },
+  },
   create: {
     method: 'POST',
     path: '/venues/:venue_id/bookings',
@@ -160,9 +190,7 @@ export const bookingsContract = c.router({
   cancel: {
     method: 'POST',
     path: '/bookings/:booking_id/cancel',
-    pathParams: z.object({
-      booking_id: doc(z.string().min(1), 'Booking UUID, or ext:{external_id}', 'ext:pms-58213'),
-    }),
+    pathParams: BookingPath,
     body: CancelBookingBody,
     responses: {
       200: doc(single(Booking), 'The cancelled booking, with its cancellation block'),

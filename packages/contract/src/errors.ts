@@ -20,6 +20,8 @@ export const ErrorText = {
   SlotUnavailable: 'slot_unavailable',
   DuplicateExternalId: 'duplicate_external_id',
   BookingNotFound: 'BOOKING_NOT_FOUND',
+  /** The read of one booking answers in the sentence style of the read routes. */
+  NoSuchBooking: 'Booking not found',
   BookingAlreadyCancelled: 'BOOKING_ALREADY_CANCELLED',
   BookingForbidden: 'FORBIDDEN',
   AmbiguousExternalId: 'AMBIGUOUS_EXTERNAL_ID',

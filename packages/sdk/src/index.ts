@@ -2,6 +2,7 @@ export {
   type AvailabilityQuery,
   type CancelBookingResult,
   type CreateBookingResult,
+  type GetBookingResult,
   type GetVenueResult,
   type ListCustomerBookingsResult,
   type ListCustomersResult,

@@ -5,9 +5,14 @@ import { principalOf } from '../auth/principal.js';
 import { toBooking } from './booking.mapper.js';
 import { cancelBooking } from './cancel-booking.js';
 import { createBooking } from './create-booking.js';
+import { getBooking } from './get-booking.js';
 
 export function bookingsRouter({ db, clock }: RouteDeps) {
   return initServer().router(contract.bookings, {
+    get: async ({ params, res }) => {
+      const booking = await getBooking(db, principalOf(res), params.booking_id);
+      return { status: 200, body: { data: toBooking(booking) } };
+    },
     create: async ({ params, body, res }) => {
       const { booking, replayed } = await createBooking({
         db,

@@ -17,6 +17,7 @@ import {
 import { tstzrange } from '../shared/instant.js';
 import { toMinor } from '../shared/money.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
+import { recordBookingEvent } from '../webhooks/index.js';
 import { type BookingRow } from './booking.mapper.js';
 import {
   findBookingByExternalId,
@@ -153,6 +154,7 @@ export async function createBooking({
           offeredTherapistIds: decision.offeredTherapistIds,
         });
         if (!booking) throw new SlotUnavailableError(); // a therapist is busy at another venue within the buffer
+        await recordBookingEvent(trx, 'booking.created', booking);
         return { booking, replayed: false };
       });
     } catch (error) {

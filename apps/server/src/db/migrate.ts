@@ -1,10 +1,12 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './connect.js';
 import * as domain from '../migrations/0001_domain.js';
+import * as webhooks from '../migrations/0003_webhooks.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
 const migrations: Record<string, Migration> = {
   '0001_domain': domain,
+  '0003_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -4,6 +4,7 @@ import { clientTypeOf } from '../bookings/client-type.js';
 import { LIVE_STATUSES } from '../bookings/bookings.repository.js';
 import type { FieldProblem } from '../http/domain-errors.js';
 import { toMinor } from '../shared/money.js';
+import { watchStatusChanges } from '../webhooks/index.js';
 import { placeReservations } from './place-reservations.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';
@@ -55,6 +56,10 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
   const positions = new Map(data.bookings.map((b, i) => [b.id, i]));
   const describe = (id: string) => (positions.has(id) ? `bookings[${positions.get(id)}]` : `booking ${id}`);
   const problems: FieldProblem[] = [];
+  const recordStatusChanges = await watchStatusChanges(
+    trx,
+    data.bookings.map((b) => b.id),
+  );
   // The broadcast of spec 3.1, as the API makes it: a booking still waiting for a therapist is offered to every
   // therapist of the venue who has the treatment's skills (a shift or an override there).
   const broadcast = (
@@ -147,5 +152,6 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
       );
     }
   }
+  await recordStatusChanges();
   return problems;
 }

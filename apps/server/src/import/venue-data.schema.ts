@@ -156,6 +156,7 @@ const venue = z
     out_of_hours_surcharge_percent: z.number().min(0).default(0),
     room_turnover_buffer_minutes: minutes.default(0),
     inter_venue_buffer_minutes: minutes.default(0),
+    therapist_response_minutes: minutes.min(1, 'must be at least 1').default(15),
     cancellation_policy: z.object({ partner: z.array(tier), customer: z.array(tier) }).strict(),
     blocks: z.array(block).default([]),
     rooms: z

@@ -10,6 +10,8 @@ import { createTestContext, type TestContext } from '../support/test-app.js';
 
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 const LATER = Temporal.Instant.from('2026-11-22T09:00:00Z');
+/** After every booking of this file has started: complete and no-show are refused before the start. */
+const FINISHED = Temporal.Instant.from('2026-12-01T08:00:00Z');
 
 describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', () => {
   let ctx: TestContext;
@@ -240,7 +242,7 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
         const done = await book('2026-11-28T13:00:00Z');
         const [t] = await holders(done.id);
         await accept(done.id, t!);
-        await finishBooking(ctx.db, { bookingId: done.id, outcome, now: LATER });
+        await finishBooking(ctx.db, { bookingId: done.id, outcome, now: FINISHED });
         await expect(accept(done.id, t!)).rejects.toThrow(
           `Booking ${done.id} is ${outcome}; only pending or awaiting_therapist bookings can be accepted`,
         );
@@ -256,14 +258,14 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
         const [holder] = await holders(booking.id);
         await accept(booking.id, holder!);
         expect(await slotStarts('2026-11-29', 2)).not.toContain('2026-11-29T09:00:00Z');
-        expect(await finishBooking(ctx.db, { bookingId: booking.id, outcome, now: LATER })).toEqual({
+        expect(await finishBooking(ctx.db, { bookingId: booking.id, outcome, now: FINISHED })).toEqual({
           id: booking.id,
           status: outcome,
           therapist_id: holder,
         });
         const after = await state(booking.id);
         expect([after.booking, after.therapists, after.rooms]).toEqual([
-          { status: outcome, therapist_id: holder, updated_at: '2026-11-22T09:00:00Z' },
+          { status: outcome, therapist_id: holder, updated_at: '2026-12-01T08:00:00Z' },
           [],
           [],
         ]);
@@ -271,12 +273,31 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       }
     });
 
+    it('refuses to complete or mark a no-show before the booking starts, changing nothing', async () => {
+      const early = await book('2026-11-29T16:00:00Z');
+      await accept(early.id, (await holders(early.id))[0]!);
+      const before = await state(early.id);
+      for (const [outcome, word] of [
+        ['completed', 'completed'],
+        ['no_show', 'no-show'],
+      ] as const) {
+        await expect(
+          finishBooking(ctx.db, { bookingId: early.id, outcome, now: Temporal.Instant.from('2026-11-29T15:59:59Z') }),
+        ).rejects.toThrow(
+          new BookingWorkflowError(
+            `Booking ${early.id} starts at 2026-11-29T16:00:00Z; it can be marked ${word} only from then`,
+          ),
+        );
+      }
+      expect(await state(early.id)).toEqual(before);
+    });
+
     it('refuses bookings that are not confirmed, changing nothing', async () => {
       const pending = await book('2026-11-29T12:00:00Z');
       const before = await state(pending.id);
       for (const outcome of ['completed', 'no_show'] as const) {
         const word = outcome === 'no_show' ? 'no-show' : 'completed';
-        await expect(finishBooking(ctx.db, { bookingId: pending.id, outcome, now: LATER })).rejects.toThrow(
+        await expect(finishBooking(ctx.db, { bookingId: pending.id, outcome, now: FINISHED })).rejects.toThrow(
           new BookingWorkflowError(`Booking ${pending.id} is pending; only confirmed bookings can be marked ${word}`),
         );
       }
@@ -285,12 +306,12 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       const done = await book('2026-11-29T14:00:00Z');
       const [holder] = await holders(done.id);
       await accept(done.id, holder!);
-      await finishBooking(ctx.db, { bookingId: done.id, outcome: 'completed', now: LATER });
-      await expect(finishBooking(ctx.db, { bookingId: done.id, outcome: 'no_show', now: LATER })).rejects.toThrow(
+      await finishBooking(ctx.db, { bookingId: done.id, outcome: 'completed', now: FINISHED });
+      await expect(finishBooking(ctx.db, { bookingId: done.id, outcome: 'no_show', now: FINISHED })).rejects.toThrow(
         `Booking ${done.id} is completed; only confirmed bookings can be marked no-show`,
       );
       const missing = '00000000-0000-4000-8000-000000000000';
-      await expect(finishBooking(ctx.db, { bookingId: missing, outcome: 'completed', now: LATER })).rejects.toThrow(
+      await expect(finishBooking(ctx.db, { bookingId: missing, outcome: 'completed', now: FINISHED })).rejects.toThrow(
         `No booking ${missing}`,
       );
     });
@@ -308,8 +329,8 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
       ids.push((await book(start, { guest })).id);
     const [pending, confirmed, completed, noShow] = ids as [string, string, string, string];
     for (const id of [confirmed, completed, noShow]) await accept(id, (await holders(id))[0]!);
-    await finishBooking(ctx.db, { bookingId: completed, outcome: 'completed', now: LATER });
-    await finishBooking(ctx.db, { bookingId: noShow, outcome: 'no_show', now: LATER });
+    await finishBooking(ctx.db, { bookingId: completed, outcome: 'completed', now: FINISHED });
+    await finishBooking(ctx.db, { bookingId: noShow, outcome: 'no_show', now: FINISHED });
 
     const customerId = (
       await ctx.db.selectFrom('customers').select('id').where('email', '=', guest.email).executeTakeFirstOrThrow()
@@ -321,8 +342,8 @@ describe('therapist acceptance and outcomes (spec 3.1, DECISIONS "Bookings")', (
     expect(
       res.body.data.map((b: { id: string; status: string; updated_at: string }) => [b.id, b.status, b.updated_at]),
     ).toEqual([
-      [noShow, 'no_show', '2026-11-22T09:00:00Z'],
-      [completed, 'completed', '2026-11-22T09:00:00Z'],
+      [noShow, 'no_show', '2026-12-01T08:00:00Z'],
+      [completed, 'completed', '2026-12-01T08:00:00Z'],
       [confirmed, 'confirmed', '2026-11-22T09:00:00Z'],
       [pending, 'pending', '2026-11-22T08:00:00Z'],
     ]);
