@@ -5,11 +5,14 @@ import { migrateToLatest } from './db/migrate.js';
 import { DEMO_KEY_ID, seedDemoDataIfEmpty } from './demo/seed-demo.js';
 import { createLogger } from './logger.js';
 import { systemClock } from './shared/clock.js';
+import { KeyVault } from './auth/api-key.js';
+import { createWebhookEngine, loadWebhookConfig } from './webhooks/index.js';
 
 /** Process entry: configuration, database, migrations, demo data, then listen until SIGTERM. */
 async function main() {
   const logger = createLogger();
   const config = loadConfig(process.env, logger);
+  const webhookConfig = loadWebhookConfig(process.env);
   const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   logger.info(
@@ -36,10 +39,22 @@ async function main() {
 
   const app = createApp({ db: database.db, clock: systemClock, config, logger });
   const server = app.listen(config.port, () => logger.info({ url: config.publicUrl }, 'partner booking API listening'));
+  // Webhook delivery and the pending timeout run in this process; stopped before the database closes.
+  const webhooks = createWebhookEngine({
+    db: database.db,
+    clock: systemClock,
+    vault: new KeyVault(config.keyEncryptionKey),
+    config: webhookConfig,
+    logger,
+  });
+  webhooks.start();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    server.close(() => void database.close().then(() => process.exit(0)));
+    const closed = new Promise((resolve) => server.close(resolve));
+    void Promise.all([closed, webhooks.stop()])
+      .then(() => database.close())
+      .then(() => process.exit(0));
     // In-flight requests get ten seconds; then the process leaves anyway.
     setTimeout(() => process.exit(1), 10_000).unref();
   };

@@ -5,6 +5,7 @@ import { OperatorError } from '../keys/keys.service.js';
 import { bookingsCommand } from './bookings.command.js';
 import { importCommand } from './import.command.js';
 import { keysCommand } from './keys.command.js';
+import { webhooksCommand } from './webhooks.command.js';
 
 /**
  * `pnpm spa <command>`: the operator CLI, on the same database settings as the server. Each command group
@@ -14,7 +15,8 @@ const program = new Command('spa')
   .description('Operator CLI of the Partner Booking API')
   .addCommand(importCommand)
   .addCommand(keysCommand)
-  .addCommand(bookingsCommand);
+  .addCommand(bookingsCommand)
+  .addCommand(webhooksCommand);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof ImportValidationError) {

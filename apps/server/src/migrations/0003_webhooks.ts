@@ -10,7 +10,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('venues')
     .addColumn('therapist_response_minutes', 'integer', (c) =>
-      c.notNull().defaultTo(15).check(sql`therapist_response_minutes > 0`),
+      c
+        .notNull()
+        .defaultTo(15)
+        .check(sql`therapist_response_minutes > 0`),
     )
     .execute();
   // The pending-timeout job scans pending bookings by age only.
@@ -33,7 +36,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('failing_since', 'timestamptz')
     .addColumn('disabled_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('webhook_endpoints_organisation_idx').on('webhook_endpoints').column('organisation_id').execute();
+  await db.schema
+    .createIndex('webhook_endpoints_organisation_idx')
+    .on('webhook_endpoints')
+    .column('organisation_id')
+    .execute();
 
   await db.schema
     .createTable('webhook_events')
@@ -53,7 +60,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
     .addColumn('event_id', 'uuid', (c) => c.notNull().references('webhook_events.id').onDelete('cascade'))
     .addColumn('endpoint_id', 'uuid', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status in ('pending', 'succeeded', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending', 'succeeded', 'failed')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull())
     .addColumn('lease_until', 'timestamptz')
@@ -64,7 +76,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(
     db,
   );
-  await db.schema.createIndex('webhook_deliveries_endpoint_idx').on('webhook_deliveries').column('endpoint_id').execute();
+  await db.schema
+    .createIndex('webhook_deliveries_endpoint_idx')
+    .on('webhook_deliveries')
+    .column('endpoint_id')
+    .execute();
 
   await db.schema
     .createTable('webhook_attempts')

@@ -204,7 +204,11 @@ export async function listDeliveries(
 
 /** `webhooks replay EVENT_ID`: the event is sent again, now, to every endpoint that wants it. */
 export async function replay(db: Db, eventId: string, now = Temporal.Now.instant()) {
-  const event = await db.selectFrom('webhook_events').select(['id', 'type']).where('id', '=', eventId).executeTakeFirst();
+  const event = await db
+    .selectFrom('webhook_events')
+    .select(['id', 'type'])
+    .where('id', '=', eventId)
+    .executeTakeFirst();
   if (!event) throw new OperatorError(`No webhook event ${eventId}`);
   const queued = await replayEvent(db, event.id, now);
   return { ...event, queued };

@@ -33,8 +33,16 @@ export class WebhookMetrics {
     return [
       counter('webhook_deliveries_succeeded_total', 'Webhook attempts answered with a 2xx', this.delivered),
       counter('webhook_attempts_failed_total', 'Webhook attempts that failed', this.attemptsFailed),
-      counter('webhook_deliveries_failed_total', 'Webhook deliveries given up after the last retry', this.deliveriesFailed),
-      counter('webhook_endpoints_disabled_total', 'Webhook endpoints disabled after 5 days of failures', this.endpointsDisabled),
+      counter(
+        'webhook_deliveries_failed_total',
+        'Webhook deliveries given up after the last retry',
+        this.deliveriesFailed,
+      ),
+      counter(
+        'webhook_endpoints_disabled_total',
+        'Webhook endpoints disabled after 5 days of failures',
+        this.endpointsDisabled,
+      ),
       counter('booking_pending_timeouts_total', 'Pending bookings moved to awaiting_therapist', this.pendingTimeouts),
       '# HELP webhook_delivery_lag_seconds From the change to its successful delivery\n' +
         '# TYPE webhook_delivery_lag_seconds histogram\n' +

@@ -15,7 +15,8 @@ const MAX_URL_LENGTH = 2048;
 
 /** Parses a webhook URL and checks its form: https (http too with the dev flag), no credentials, sane length. */
 export function parseWebhookUrl(text: string, allowPrivateNetworks: boolean): URL {
-  if (text.length > MAX_URL_LENGTH) throw new UnsafeWebhookUrlError(`The URL must be at most ${MAX_URL_LENGTH} characters`);
+  if (text.length > MAX_URL_LENGTH)
+    throw new UnsafeWebhookUrlError(`The URL must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(text);

@@ -22,6 +22,8 @@ export function parseRetrySchedule(text: string | undefined): number[] {
   if (text === undefined || text.trim() === '') return DEFAULT_RETRY_SCHEDULE;
   const parts = text.split(',').map((s) => s.trim());
   if (parts.some((p) => !/^\d{1,7}$/.test(p)))
-    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be whole seconds separated by commas, such as 5,300,1800; got ${text}`);
+    throw new Error(
+      `WEBHOOK_RETRY_SCHEDULE must be whole seconds separated by commas, such as 5,300,1800; got ${text}`,
+    );
   return parts.map(Number);
 }
