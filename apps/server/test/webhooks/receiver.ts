@@ -54,6 +54,8 @@ export async function startReceiver() {
     received,
     /** Answers the next requests this way, in order. */
     answer: (...next: Behaviour[]) => behaviours.push(...next),
+    /** Forgets the behaviours not used yet: answers 200 from now on. */
+    reset: () => void behaviours.splice(0),
     waitFor: (n: number, timeoutMs = 20_000) =>
       new Promise<void>((resolve, reject) => {
         if (received.length >= n) return resolve();
