@@ -1,8 +1,9 @@
 import { benchAvailability } from './availability.bench.js';
 import { benchBookings } from './bookings.bench.js';
+import { benchWebhooks } from './webhooks.bench.js';
 
 /**
- * `pnpm bench [availability|bookings]`: prints the figures and the comparison with the targets of issues 3 and 4.
+ * `pnpm bench [availability|bookings|webhooks]`: prints the figures and the comparison with the targets of issues 3 and 4.
  * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
  */
 const which = process.argv[2] ?? 'all';
@@ -14,4 +15,8 @@ if (which === 'all' || which === 'availability') {
   out(await benchAvailability('pglite'));
 }
 if (which === 'all' || which === 'bookings') out(await benchBookings());
+if (which === 'all' || which === 'webhooks') {
+  out(await benchWebhooks('postgres', 600, 50));
+  if (process.env.BENCH_SKIP_PGLITE !== 'true') out(await benchWebhooks('pglite', 200, 10));
+}
 process.exit(0);

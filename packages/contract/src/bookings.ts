@@ -151,11 +151,12 @@ export const bookingsContract = c.router({
         'This external id matches bookings at several venues; use the booking id',
       ),
     },
-    summary: 'Read one booking',
+    summary: 'Read one booking (preview)',
     description:
       'Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. ' +
       'Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.',
-    metadata: { scope: 'bookings:read' },
+    // Beyond the spec, so a preview like the other routes on one booking.
+    metadata: { scope: 'bookings:read', preview: true },
   },
   create: {
     method: 'POST',

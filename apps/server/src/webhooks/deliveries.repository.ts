@@ -100,10 +100,19 @@ export async function recordAttempt(db: Db, r: AttemptRecord): Promise<{ disable
       .executeTakeFirst();
     if (!settled) return { disabled: false };
     if (r.ok) {
+      // At most once a minute per endpoint while it succeeds: concurrent deliveries to one endpoint would
+      // otherwise queue on its row lock.
       await trx
         .updateTable('webhook_endpoints')
         .set({ last_success_at: at, failing_since: null })
         .where('id', '=', settled.endpoint_id)
+        .where((eb) =>
+          eb.or([
+            eb('failing_since', 'is not', null),
+            eb('last_success_at', 'is', null),
+            eb('last_success_at', '<', sql<string>`${at}::timestamptz - interval '1 minute'`),
+          ]),
+        )
         .execute();
       return { disabled: false };
     }

@@ -18,7 +18,11 @@ const KEY_HEX = randomBytes(32).toString('hex');
 const vault = new KeyVault(Buffer.from(KEY_HEX, 'hex'));
 
 /** A database the child servers use: a PostgreSQL clone of the migrated template, or an embedded data directory. */
-async function faultDatabase() {
+async function faultDatabase(): Promise<{
+  env: Record<string, string>;
+  open(): Promise<DatabaseHandle>;
+  drop(): Promise<void>;
+}> {
   if (testDbKind === 'postgres') {
     const admin = process.env.DATABASE_URL!;
     const name = `spa_wh_fault_${randomBytes(6).toString('hex')}`;

@@ -83,6 +83,8 @@ export function runningClock(iso: string) {
   let origin = Temporal.Instant.from(iso).epochMilliseconds - performance.now();
   return {
     now: () => Temporal.Instant.fromEpochMilliseconds(Math.floor(origin + performance.now())),
+    /** The clock's epoch milliseconds at a performance.now() reading (such as Received.at). */
+    epochMsAt: (performanceNow: number) => origin + performanceNow,
     advance: (duration: Temporal.DurationLike) => {
       origin += Temporal.Duration.from(duration).total('milliseconds');
     },

@@ -57,7 +57,10 @@ export async function createWebhookContext(engineOptions: Partial<WebhookEngineO
       });
       return { ...f, endpoint };
     },
-    async book(f: { venue: { id: string }; variant: { id: string }; key: string }, overrides: object = {}) {
+    async book(
+      f: { venue: { id: string }; variant: { id: string }; key: string },
+      overrides: Record<string, unknown> = {},
+    ) {
       const res = await request(app)
         .post(`/v1/venues/${f.venue.id}/bookings`)
         .set('Authorization', `Bearer ${f.key}`)
