@@ -1,9 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import { Temporal } from 'temporal-polyfill';
-import { createApp } from '../src/app.js';
-import { KeyVault } from '../src/auth/api-key.js';
 import { createWebhookEngine, webhookEndpoints } from '../src/webhooks/index.js';
 import { WebhookMetrics } from '../src/webhooks/metrics.js';
 import {
@@ -16,6 +11,7 @@ import {
 } from '../test/support/factories.js';
 import { runningClock, startReceiver } from '../test/webhooks/receiver.js';
 import { openBenchDatabase } from './databases.js';
+import { serve } from './serve.js';
 import { shuffle } from '../src/shared/shuffle.js';
 import { seeded } from './scenario.js';
 import { ms, summary } from './stats.js';
@@ -33,18 +29,9 @@ export async function benchWebhooks(kind: 'postgres' | 'pglite', requests: numbe
   const lines: string[] = [];
   const receiver = await startReceiver();
   try {
-    const keyEncryptionKey = randomBytes(32);
-    const vault = new KeyVault(keyEncryptionKey);
     const clock = runningClock(START);
-    const app = createApp({
-      db: database.db,
-      clock,
-      config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://127.0.0.1' },
-      logger: pino({ level: 'silent' }),
-    });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await serve(database.db, clock);
+    const { base, vault } = server;
     const metrics = new WebhookMetrics();
     const engine = createWebhookEngine({
       db: database.db,
@@ -124,7 +111,7 @@ export async function benchWebhooks(kind: 'postgres' | 'pglite', requests: numbe
     while (new Set(receiver.received.map((r) => r.id)).size < created && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));
     await engine.stop();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
 
     const firstArrival = new Map<string, number>();
     for (const r of receiver.received) {
