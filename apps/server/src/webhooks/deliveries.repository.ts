@@ -50,6 +50,7 @@ export async function claimDueDeliveries(
 
 export interface AttemptRecord {
   deliveryId: number;
+  endpointId: string;
   attempt: number;
   token: string;
   startedAt: Temporal.Instant;
@@ -61,51 +62,65 @@ export interface AttemptRecord {
   ok: boolean;
   /** When to try again after a failure, or null when the schedule is spent (the delivery is failed). */
   retryAt: Temporal.Instant | null;
-  /** A failure older than this since the endpoint's last success disables it. */
-  disableIfFailingSince: Temporal.Instant;
 }
 
 /**
- * Logs an attempt and settles its delivery and endpoint in one transaction. A claim whose lease another
- * process has taken over since leaves the delivery to that process (only the log line is written).
- * Returns whether the endpoint got disabled by this failure.
+ * Logs a batch of finished attempts and settles their deliveries and endpoints in one transaction (one
+ * connection for the lot, however busy the pool). A claim whose lease another process has taken over since is
+ * left to that process (only its log line is written). An endpoint failing since `disableIfFailingSince` or
+ * earlier, with no success in the batch, is disabled; returns the ids of the endpoints disabled now.
  */
-export async function recordAttempt(db: Db, r: AttemptRecord): Promise<{ disabled: boolean }> {
-  const at = r.finishedAt.toString();
+export async function settleAttempts(
+  db: Db,
+  records: AttemptRecord[],
+  disableIfFailingSince: Temporal.Instant,
+): Promise<string[]> {
+  if (records.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('webhook_attempts')
-      .values({
-        delivery_id: r.deliveryId,
-        attempt: r.attempt,
-        started_at: r.startedAt.toString(),
-        duration_ms: r.durationMs,
-        status_code: r.statusCode,
-        response_body: r.responseBody,
-        error: r.error,
-      })
-      .execute();
-    const settled = await trx
-      .updateTable('webhook_deliveries')
-      .set(
-        r.ok
-          ? { status: 'succeeded', completed_at: at, lease_until: null, lease_token: null }
-          : r.retryAt
-            ? { next_attempt_at: r.retryAt.toString(), lease_until: null, lease_token: null }
-            : { status: 'failed', completed_at: at, lease_until: null, lease_token: null },
+      .values(
+        records.map((r) => ({
+          delivery_id: r.deliveryId,
+          attempt: r.attempt,
+          started_at: r.startedAt.toString(),
+          duration_ms: r.durationMs,
+          status_code: r.statusCode,
+          response_body: r.responseBody,
+          error: r.error,
+        })),
       )
-      .where('id', '=', r.deliveryId)
-      .where('lease_token', '=', r.token)
-      .returning('endpoint_id')
-      .executeTakeFirst();
-    if (!settled) return { disabled: false };
-    if (r.ok) {
-      // At most once a minute per endpoint while it succeeds: concurrent deliveries to one endpoint would
-      // otherwise queue on its row lock.
+      .execute();
+    const outcomes = records.map((r) => ({
+      id: r.deliveryId,
+      token: r.token,
+      status: r.ok ? 'succeeded' : r.retryAt ? 'pending' : 'failed',
+      retry_at: r.ok ? null : (r.retryAt?.toString() ?? null),
+      completed_at: r.ok || !r.retryAt ? r.finishedAt.toString() : null,
+    }));
+    const { rows: settled } = await sql<{ id: number }>`
+      update webhook_deliveries d
+      set status = v.status, next_attempt_at = coalesce(v.retry_at, d.next_attempt_at), completed_at = v.completed_at,
+          lease_until = null, lease_token = null
+      from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb)
+        as v(id bigint, token uuid, status text, retry_at timestamptz, completed_at timestamptz)
+      where d.id = v.id and d.lease_token = v.token
+      returning d.id
+    `.execute(trx);
+    const mine = new Set(settled.map((row) => Number(row.id)));
+    const succeeded = new Map<string, string>();
+    const failed = new Map<string, string>();
+    for (const r of records.filter((x) => mine.has(x.deliveryId))) {
+      const at = r.finishedAt.toString();
+      if (r.ok) succeeded.set(r.endpointId, at);
+      else if (!failed.has(r.endpointId)) failed.set(r.endpointId, at);
+    }
+    for (const [endpointId, at] of succeeded) {
+      // At most once a minute per endpoint while it succeeds: every batch would otherwise rewrite its row.
       await trx
         .updateTable('webhook_endpoints')
         .set({ last_success_at: at, failing_since: null })
-        .where('id', '=', settled.endpoint_id)
+        .where('id', '=', endpointId)
         .where((eb) =>
           eb.or([
             eb('failing_since', 'is not', null),
@@ -114,21 +129,25 @@ export async function recordAttempt(db: Db, r: AttemptRecord): Promise<{ disable
           ]),
         )
         .execute();
-      return { disabled: false };
     }
-    const endpoint = await trx
-      .updateTable('webhook_endpoints')
-      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<string>`${at}::timestamptz`) }))
-      .where('id', '=', settled.endpoint_id)
-      .returning(
-        sql<boolean>`disabled_at is null and failing_since <= ${r.disableIfFailingSince.toString()}::timestamptz`.as(
-          'expired',
-        ),
-      )
-      .executeTakeFirst();
-    if (!endpoint?.expired) return { disabled: false };
-    await disableEndpoint(trx, settled.endpoint_id, at);
-    return { disabled: true };
+    const disabled: string[] = [];
+    for (const [endpointId, at] of failed) {
+      if (succeeded.has(endpointId)) continue;
+      const endpoint = await trx
+        .updateTable('webhook_endpoints')
+        .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<string>`${at}::timestamptz`) }))
+        .where('id', '=', endpointId)
+        .returning(
+          sql<boolean>`disabled_at is null and failing_since <= ${disableIfFailingSince.toString()}::timestamptz`.as(
+            'expired',
+          ),
+        )
+        .executeTakeFirst();
+      if (!endpoint?.expired) continue;
+      await disableEndpoint(trx, endpointId, at);
+      disabled.push(endpointId);
+    }
+    return disabled;
   });
 }
 

@@ -5,7 +5,12 @@ import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../shared/clock.js';
 import { instantFromDb } from '../shared/instant.js';
-import { type ClaimedDelivery, claimDueDeliveries, recordAttempt } from './deliveries.repository.js';
+import {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  settleAttempts,
+} from './deliveries.repository.js';
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
 import { expirePendingBookings } from './pending-timeout.js';
 import { checkWebhookTarget, parseWebhookUrl } from './safe-target.js';
@@ -28,7 +33,7 @@ export interface WebhookEngineOptions {
   pollIntervalMs?: number;
   /** How often the pending-timeout job runs. */
   timeoutJobIntervalMs?: number;
-  /** Deliveries claimed at once (and sent concurrently). */
+  /** Attempts in flight at most (claimed and sent concurrently). */
   batchSize?: number;
   /** A claim's lease: longer than an attempt, so a live process always settles its own claims first. */
   leaseSeconds?: number;
@@ -56,7 +61,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const metrics = options.metrics ?? webhookMetrics;
   const pollIntervalMs = options.pollIntervalMs ?? 200;
   const timeoutJobIntervalMs = options.timeoutJobIntervalMs ?? 5_000;
-  const batchSize = options.batchSize ?? 20;
+  const batchSize = options.batchSize ?? 50;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(attemptTimeoutMs / 1000) + 5;
   const stopGraceMs = options.stopGraceMs ?? 5_000;
@@ -65,8 +70,12 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   let lastTimeoutRun = 0;
+  let inFlight = 0;
+  /** Attempts finished and not yet written. */
+  let finished: AttemptRecord[] = [];
 
-  async function deliver(claim: ClaimedDelivery, token: string): Promise<void> {
+  /** One attempt, without touching the database: its outcome is settled with others (settle). */
+  async function attempt(claim: ClaimedDelivery, token: string): Promise<AttemptRecord> {
     const startedAt = clock.now();
     let outcome: AttemptOutcome;
     try {
@@ -100,8 +109,21 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     }
     const finishedAt = clock.now();
     const delay = config.retrySchedule[claim.attempts - 1];
-    const { disabled } = await recordAttempt(db, {
+    if (outcome.ok) {
+      metrics.delivered++;
+      if (claim.attempts === 1)
+        metrics.observeLag(finishedAt.since(instantFromDb(claim.event_created_at)).total('seconds'));
+    } else {
+      metrics.attemptsFailed++;
+      if (delay === undefined) metrics.deliveriesFailed++;
+      options.logger?.warn(
+        { event_id: claim.event_id, endpoint_id: claim.endpoint_id, attempt: claim.attempts, error: outcome.error },
+        'webhook attempt failed',
+      );
+    }
+    return {
       deliveryId: claim.id,
+      endpointId: claim.endpoint_id,
       attempt: claim.attempts,
       token,
       startedAt,
@@ -112,30 +134,34 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
       error: outcome.error,
       ok: outcome.ok,
       retryAt: outcome.ok || delay === undefined ? null : finishedAt.add({ seconds: delay }),
-      disableIfFailingSince: finishedAt.subtract(DISABLE_AFTER),
-    });
-    if (outcome.ok) {
-      metrics.delivered++;
-      const lag = finishedAt.since(instantFromDb(claim.event_created_at)).total('seconds');
-      if (claim.attempts === 1) metrics.observeLag(lag);
-    } else {
-      metrics.attemptsFailed++;
-      if (delay === undefined) metrics.deliveriesFailed++;
-      options.logger?.warn(
-        { event_id: claim.event_id, endpoint_id: claim.endpoint_id, attempt: claim.attempts, error: outcome.error },
-        'webhook attempt failed',
-      );
-    }
-    if (disabled) {
-      metrics.endpointsDisabled++;
-      options.logger?.warn({ endpoint_id: claim.endpoint_id }, 'webhook endpoint disabled after 5 days of failures');
-    }
+    };
   }
 
-  async function deliverDue(): Promise<number> {
+  /** Writes every finished attempt in one transaction. */
+  async function settle() {
+    const records = finished;
+    finished = [];
+    const disabled = await settleAttempts(db, records, clock.now().subtract(DISABLE_AFTER));
+    metrics.endpointsDisabled += disabled.length;
+    for (const endpointId of disabled)
+      options.logger?.warn({ endpoint_id: endpointId }, 'webhook endpoint disabled after 5 days of failures');
+  }
+
+  /** Claims up to `limit` due deliveries and starts their attempts; returns how many it claimed. */
+  async function claimAndSend(limit: number, track: Promise<void>[] = []): Promise<number> {
+    if (limit <= 0) return 0;
     const token = randomUUID();
-    const claims = await claimDueDeliveries(db, { now: clock.now(), leaseSeconds, token, limit: batchSize });
-    await Promise.all(claims.map((claim) => deliver(claim, token)));
+    const claims = await claimDueDeliveries(db, { now: clock.now(), leaseSeconds, token, limit });
+    for (const claim of claims) {
+      inFlight++;
+      track.push(
+        attempt(claim, token).then((record) => {
+          finished.push(record);
+          inFlight--;
+          wake?.();
+        }),
+      );
+    }
     return claims.length;
   }
 
@@ -145,21 +171,25 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     return moved;
   }
 
+  /**
+   * Pipelined: new claims do not wait for the attempts in flight, and finished attempts are written in one
+   * transaction per turn, so a busy connection pool delays a batch once rather than once per delivery.
+   */
   async function run() {
-    while (running) {
-      let attempted = 0;
+    while (running || inFlight > 0 || finished.length > 0) {
+      let claimed = 0;
       try {
-        if (Date.now() - lastTimeoutRun >= timeoutJobIntervalMs) {
+        if (finished.length) await settle();
+        if (running && Date.now() - lastTimeoutRun >= timeoutJobIntervalMs) {
           lastTimeoutRun = Date.now();
           await expire();
         }
-        attempted = await deliverDue();
+        if (running) claimed = await claimAndSend(batchSize - inFlight);
       } catch (error) {
-        // The database away (restart, failover): keep polling; the work is still in the outbox.
+        // The database away (restart, failover): keep going; the work is still in the outbox.
         options.logger?.error({ err: error }, 'webhook engine pass failed');
       }
-      // A full batch means more is due: go on at once.
-      if (running && attempted < batchSize) await sleep(pollIntervalMs);
+      if (finished.length === 0 && (claimed === 0 || inFlight >= batchSize)) await sleep(pollIntervalMs);
     }
   }
 
@@ -190,8 +220,14 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     async runOnce() {
       const timedOut = await expire();
       let attempted = 0;
-      for (let n = await deliverDue(); n > 0; n = await deliverDue()) attempted += n;
-      return { timedOut, attempted };
+      for (;;) {
+        const track: Promise<void>[] = [];
+        const n = await claimAndSend(batchSize, track);
+        await Promise.all(track);
+        await settle();
+        if (n === 0) return { timedOut, attempted };
+        attempted += n;
+      }
     },
   };
 }
