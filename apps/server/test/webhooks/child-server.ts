@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The test process's environment without its database settings: the child gets exactly the ones given. */
+function inherited(): Record<string, string | undefined> {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, ...rest } = process.env;
+  return rest;
+}
+
 /** A port the system says is free now (the child binds it a moment later). */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -22,7 +28,7 @@ export async function startChildServer(env: Record<string, string>) {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,
-    env: { ...process.env, ...env, PORT: String(port), DEMO_DATA: 'off', LOG_LEVEL: 'warn' },
+    env: { ...inherited(), ...env, PORT: String(port), DEMO_DATA: 'off', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

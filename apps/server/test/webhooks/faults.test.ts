@@ -123,13 +123,13 @@ describe('webhook delivery survives the server process (child processes of src/m
     const second = await startChildServer({ ...SERVER_ENV, ...database.env });
     servers.push(second);
     // The in-flight one waits for its lease (attempt time limit + 5 s) to lapse; the other is due at once.
-    await receiver.waitFor(seen + 2, 40_000);
+    await receiver.waitFor(seen + 2, 90_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(new Set(deliveredBookings(receiver, f.secret, seen))).toEqual(
       new Set([`booking.created ${a}`, `booking.created ${b}`]),
     );
     await second.stop();
-  }, 120_000);
+  }, 240_000);
 
   it.skipIf(testDbKind !== 'postgres')(
     'two server processes on one PostgreSQL database deliver every event; duplicates are counted (SKIP LOCKED claims: none)',
