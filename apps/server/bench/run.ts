@@ -1,9 +1,10 @@
 import { benchAvailability } from './availability.bench.js';
 import { benchBookings } from './bookings.bench.js';
 import { benchFaults } from './faults.bench.js';
+import { benchWebhooks } from './webhooks.bench.js';
 
 /**
- * `pnpm bench [availability|bookings|faults]`: prints the figures and the comparison with the targets of issues 3 and 4.
+ * `pnpm bench [availability|bookings|faults|webhooks]`: prints the figures and the comparison with their targets.
  * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
  */
 const which = process.argv[2] ?? 'all';
@@ -16,4 +17,8 @@ if (which === 'all' || which === 'availability') {
 }
 if (which === 'all' || which === 'bookings') out(await benchBookings());
 if (which === 'all' || which === 'faults') out(await benchFaults());
+if (which === 'all' || which === 'webhooks') {
+  out(await benchWebhooks('postgres', 600, 50));
+  if (process.env.BENCH_SKIP_PGLITE !== 'true') out(await benchWebhooks('pglite', 200, 10));
+}
 process.exit(0);

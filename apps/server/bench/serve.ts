@@ -7,10 +7,10 @@ import { KeyVault } from '../src/auth/api-key.js';
 import type { Db } from '../src/db/connect.js';
 import type { Clock } from '../src/lib/clock.js';
 
-/** The real app on an ephemeral loopback port, with a frozen clock, for load through HTTP. */
-export async function serve(db: Db, now: Temporal.Instant) {
+/** The real app on an ephemeral loopback port, with a frozen clock (or the one given), for load through HTTP. */
+export async function serve(db: Db, now: Temporal.Instant | Clock) {
   const keyEncryptionKey = randomBytes(32);
-  const clock: Clock = { now: () => now };
+  const clock: Clock = 'now' in now ? now : { now: () => now };
   const app = createApp({
     db,
     clock,

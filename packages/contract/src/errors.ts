@@ -22,6 +22,8 @@ export const ErrorText = {
   SlotUnavailable: 'slot_unavailable',
   DuplicateExternalId: 'duplicate_external_id',
   BookingNotFound: 'BOOKING_NOT_FOUND',
+  /** The read of one booking answers in the sentence style of the read routes. */
+  NoSuchBooking: 'Booking not found',
   BookingAlreadyCancelled: 'BOOKING_ALREADY_CANCELLED',
   BookingForbidden: 'FORBIDDEN',
   AmbiguousExternalId: 'AMBIGUOUS_EXTERNAL_ID',
@@ -182,6 +184,11 @@ export const ServiceUnavailableErrorBody = fixedError(
   '503: the database cannot be reached for now; retry after Retry-After seconds',
 );
 
+export const NoSuchBookingErrorBody = fixedError(
+  'NoSuchBookingError',
+  [ErrorText.NoSuchBooking],
+  '404: no booking your key can see has this id or external id',
+);
 export const BookingNotFoundErrorBody = codedError(
   'BookingNotFoundError',
   ErrorText.BookingNotFound,

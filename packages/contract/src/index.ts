@@ -9,3 +9,4 @@ export * from './customers.js';
 export * from './bookings.js';
 export * from './availability.js';
 export * from './router.js';
+export * from './webhooks.js';

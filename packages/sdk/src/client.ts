@@ -56,6 +56,7 @@ export type ListCustomerBookingsResult = ResultOf<RawClient['customers']['bookin
 export type VariantAvailabilityResult = ResultOf<RawClient['availability']['variant']>;
 export type CreateBookingResult = ResultOf<RawClient['bookings']['create']>;
 export type CancelBookingResult = ResultOf<RawClient['bookings']['cancel']>;
+export type GetBookingResult = ResultOf<RawClient['bookings']['get']>;
 
 /** A route's query as the contract takes it, with numbers accepted where it takes digits. */
 type Query<R extends AppRoute> = NonNullable<ClientInferRequest<R>['query']>;
@@ -119,6 +120,9 @@ export function createPartnerClient(options: PartnerClientOptions) {
           ...extras(call),
         }),
       ),
+    /** One booking by its UUID or `ext:{your external_id}`. */
+    getBooking: (bookingId: string, call?: CallOptions): Promise<GetBookingResult> =>
+      toResult(raw.bookings.get({ params: { booking_id: segment('bookingId', bookingId) }, ...extras(call) })),
     /** Preview. Send `external_id` to make it retryable: a repeat answers 200 with the original (`replayed: true`). */
     createBooking: (venueId: string, body: CreateBookingInput, call?: CallOptions): Promise<CreateBookingResult> =>
       toResult(raw.bookings.create({ params: { venue_id: segment('venueId', venueId) }, body, ...extras(call) })),

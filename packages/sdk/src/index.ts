@@ -2,6 +2,7 @@ export {
   type AvailabilityQuery,
   type CancelBookingResult,
   type CreateBookingResult,
+  type GetBookingResult,
   type GetVenueResult,
   type ListCustomerBookingsResult,
   type ListCustomersResult,
@@ -34,3 +35,14 @@ export { defaultRetry, type RetryOptions } from './retry.js';
 export * from './types.js';
 export { contract } from '@spa/contract';
 export { ResponseValidationError } from '@ts-rest/core';
+export {
+  verifyWebhook,
+  type VerifyOptions,
+  type WebhookErrorCode,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookVerification,
+  WebhookVerificationError,
+} from './webhooks.js';

@@ -5,10 +5,15 @@ import { principalOf } from '../auth/principal.js';
 import { toBooking } from './booking.mapper.js';
 import { cancelBooking } from './cancel-booking.js';
 import { createBooking } from './create-booking.js';
+import { getBooking } from './get-booking.js';
 import { warnOnGuestNameMismatch } from './guest-name-check.js';
 
 export function bookingsRouter({ db, clock }: RouteDeps) {
   return initServer().router(contract.bookings, {
+    get: async ({ params, res }) => {
+      const booking = await getBooking(db, principalOf(res), params.booking_id);
+      return { status: 200, body: { data: toBooking(booking) } };
+    },
     create: async ({ params, body, req, res }) => {
       const { booking, replayed } = await createBooking({
         db,

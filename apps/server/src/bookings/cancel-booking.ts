@@ -8,9 +8,12 @@ import {
   BookingAlreadyCancelledError,
   BookingForbiddenError,
   BookingNotFoundError,
+  ForbiddenError,
+  NoSuchBookingError,
 } from '../errors/domain-errors.js';
 import { instantFromDb } from '../lib/instant.js';
 import { canAccessVenue } from '../venues/venue-access.js';
+import { recordBookingEvent } from '../webhooks/index.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 import { LIVE_STATUSES } from '../lib/booking-status.js';
 import {
@@ -59,7 +62,7 @@ export async function cancelBooking({
       now,
     });
     await releaseReservations(trx, booking.id);
-    return trx
+    const cancelled = await trx
       .updateTable('bookings')
       .set({
         status: 'cancelled',
@@ -73,21 +76,44 @@ export async function cancelBooking({
       .where('id', '=', booking.id)
       .returning(BOOKING_COLUMNS)
       .executeTakeFirstOrThrow();
+    await recordBookingEvent(trx, 'booking.cancelled', cancelled);
+    return cancelled;
   });
 }
 
+/** The refusals of each route on one booking: cancel answers upper-case codes, the read answers sentences. */
+const REFUSALS = {
+  cancel: {
+    notFound: () => new BookingNotFoundError(),
+    forbidden: () => new BookingForbiddenError(),
+    ambiguous: () => new AmbiguousExternalIdError(),
+  },
+  read: {
+    notFound: () => new NoSuchBookingError(),
+    forbidden: () => new ForbiddenError(),
+    ambiguous: () =>
+      new AmbiguousExternalIdError('This external id matches bookings at several venues; use the booking id'),
+  },
+};
+
 /** A UUID the key may touch, or `ext:{external_id}` among the bookings the key can see. */
-async function resolveBookingId(db: Db, principal: Principal, ref: string): Promise<string> {
+export async function resolveBookingId(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  route: keyof typeof REFUSALS = 'cancel',
+): Promise<string> {
+  const refuse = REFUSALS[route];
   if (ref.startsWith(EXTERNAL_PREFIX)) {
     const matches = await findVisibleBookingsByExternalId(db, principal, ref.slice(EXTERNAL_PREFIX.length));
-    if (matches.length === 0) throw new BookingNotFoundError();
-    if (matches.length > 1) throw new AmbiguousExternalIdError();
+    if (matches.length === 0) throw refuse.notFound();
+    if (matches.length > 1) throw refuse.ambiguous();
     return matches[0]!.id;
   }
-  if (!isUuid(ref)) throw new BookingNotFoundError();
+  if (!isUuid(ref)) throw refuse.notFound();
   const booking = await findBookingById(db, ref.toLowerCase());
-  if (!booking) throw new BookingNotFoundError();
+  if (!booking) throw refuse.notFound();
   if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id }))
-    throw new BookingForbiddenError();
+    throw refuse.forbidden();
   return booking.id;
 }

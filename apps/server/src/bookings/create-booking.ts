@@ -30,6 +30,7 @@ import { tstzrange } from '../lib/instant.js';
 import { toMinor } from '../lib/money.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
+import { recordBookingEvent } from '../webhooks/index.js';
 import {
   findBookingByExternalId,
   holdKeys,
@@ -188,6 +189,7 @@ async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<
   ]);
   const written = await insertBookingWithHolds(trx, newBooking(r, decision, ranges));
   if (written.outcome === 'therapist_busy_elsewhere') throw new SlotUnavailableError();
+  await recordBookingEvent(trx, 'booking.created', written.booking);
   return { booking: written.booking, replayed: false };
 }
 

@@ -5,6 +5,7 @@ import type { BookingStatus, Database } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../lib/instant.js';
 import { isLostRace } from '../db/pg-errors.js';
 import { OperatorError } from '../errors/operator-error.js';
+import { recordBookingEvent } from '../webhooks/index.js';
 import {
   holdKeys,
   lockBooking,
@@ -90,12 +91,14 @@ export async function acceptBooking(db: Db, input: { bookingId: string; therapis
         .where('booking_id', '=', booking.id)
         .where('therapist_id', '=', input.therapistId)
         .execute();
-      return trx
+      const confirmed = await trx
         .updateTable('bookings')
         .set({ status: 'confirmed', therapist_id: input.therapistId, updated_at: input.now.toString() })
         .where('id', '=', booking.id)
         .returning(['id', 'status', 'therapist_id'])
         .executeTakeFirstOrThrow();
+      await recordBookingEvent(trx, 'booking.confirmed', booking.id);
+      return confirmed;
     });
   } catch (error) {
     if (isLostRace(error)) throw notFree(input.therapistId);
@@ -122,18 +125,21 @@ export async function finishBooking(
         `Booking ${booking.id} is ${booking.status}; only confirmed bookings can be marked ${input.outcome.replace('_', '-')}`,
       );
     }
+    // docs/api.md, "Booking lifecycle": nothing can be said of a treatment before it starts.
     if (Temporal.Instant.compare(input.now, instantFromDb(booking.start_at)) < 0) {
       throw new BookingWorkflowError(
         `Booking ${booking.id} starts at ${instantFromDb(booking.start_at).toString()}; it can be marked ${input.outcome.replace('_', '-')} only once it has started`,
       );
     }
     await releaseReservations(trx, booking.id);
-    return trx
+    const finished = await trx
       .updateTable('bookings')
       .set({ status: input.outcome, updated_at: input.now.toString() })
       .where('id', '=', booking.id)
       .returning(['id', 'status', 'therapist_id'])
       .executeTakeFirstOrThrow();
+    await recordBookingEvent(trx, input.outcome === 'completed' ? 'booking.completed' : 'booking.no_show', booking.id);
+    return finished;
   });
 }
 

@@ -5,6 +5,7 @@ import { ExitCode, reportFailure } from './exit-codes.js';
 import { registerImport } from './import.command.js';
 import { registerKeys } from './keys.command.js';
 import { registerTherapists } from './therapists.command.js';
+import { registerWebhooks } from './webhooks.command.js';
 
 /**
  * `spa <command>`: the operator CLI. Each command group lives in its own `*.command.ts`; its database work runs
@@ -19,6 +20,7 @@ export function buildProgram(host: CommandHost): Command {
   registerKeys(program, host);
   registerBookings(program, host);
   registerTherapists(program, host);
+  registerWebhooks(program, host);
   return program;
 }
 

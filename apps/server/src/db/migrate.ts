@@ -2,12 +2,14 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './connect.js';
 import * as domain from '../migrations/0001_domain.js';
 import * as rateLimits from '../migrations/0002_rate_limits.js';
+import * as webhooks from '../migrations/0003_webhooks.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
 const migrations: Record<string, Migration> = {
   '0001_domain': domain,
   '0002_rate_limits': rateLimits,
+  '0003_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -107,6 +107,52 @@ export interface Database {
     created_at: DefaultedInstant;
     revoked_at: string | null;
   };
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: {
+    id: string;
+    type: string;
+    booking_id: string;
+    organisation_id: string;
+    venue_id: string;
+    body: string;
+    created_at: Instant;
+  };
+  webhook_deliveries: {
+    id: Generated<number>;
+    event_id: string;
+    endpoint_id: string;
+    status: ColumnType<'pending' | 'succeeded' | 'failed', 'pending' | undefined, 'pending' | 'succeeded' | 'failed'>;
+    attempts: Generated<number>;
+    next_attempt_at: Instant;
+    lease_until: string | null;
+    lease_token: string | null;
+    completed_at: string | null;
+  };
+  webhook_attempts: {
+    id: Generated<number>;
+    delivery_id: number;
+    attempt: number;
+    started_at: Instant;
+    duration_ms: number;
+    status_code: number | null;
+    response_body: string | null;
+    error: string | null;
+  };
+}
+
+export interface WebhookEndpointTable {
+  id: string;
+  organisation_id: string;
+  venue_id: string | null;
+  url: string;
+  event_types: ColumnType<string[], string[] | undefined, string[]>;
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: Instant;
+  last_success_at: string | null;
+  failing_since: string | null;
+  disabled_at: string | null;
 }
 
 export interface VenueTable {
@@ -144,6 +190,7 @@ export interface VenueTable {
   out_of_hours_surcharge_percent: Generated<number>;
   room_turnover_buffer_minutes: Generated<number>;
   inter_venue_buffer_minutes: Generated<number>;
+  therapist_response_minutes: Generated<number>;
   cancellation_policy: ColumnType<CancellationPolicyJson, string, string>;
 }
 

@@ -89,6 +89,11 @@ export class SlotUnavailableError extends PlainError {
   readonly status = 409;
   readonly text = ErrorText.SlotUnavailable;
 }
+/** The read of one booking: `Booking not found` (the cancel endpoint answers BOOKING_NOT_FOUND instead). */
+export class NoSuchBookingError extends PlainError {
+  readonly status = 404;
+  readonly text = ErrorText.NoSuchBooking;
+}
 export class DuplicateExternalIdError extends PlainError {
   readonly status = 409;
   readonly text = ErrorText.DuplicateExternalId;
@@ -163,7 +168,7 @@ export class BookingForbiddenError extends CodedError {
 export class AmbiguousExternalIdError extends CodedError {
   readonly status = 409;
   readonly code = ErrorText.AmbiguousExternalId;
-  constructor() {
-    super('This external id matches bookings at several venues; cancel by booking id');
+  constructor(message = 'This external id matches bookings at several venues; cancel by booking id') {
+    super(message);
   }
 }

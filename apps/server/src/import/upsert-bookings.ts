@@ -5,6 +5,7 @@ import { LIVE_STATUSES } from '../lib/booking-status.js';
 import type { FieldProblem } from '../errors/domain-errors.js';
 import { toMinor } from '../lib/money.js';
 import { therapistsAtVenue } from '../therapists/therapists.repository.js';
+import { watchStatusChanges } from '../webhooks/index.js';
 import { placeReservations } from './place-reservations.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';
@@ -56,6 +57,10 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
   const positions = new Map(data.bookings.map((b, i) => [b.id, i]));
   const describe = (id: string) => (positions.has(id) ? `bookings[${positions.get(id)}]` : `booking ${id}`);
   const problems: FieldProblem[] = [];
+  const recordStatusChanges = await watchStatusChanges(
+    trx,
+    data.bookings.map((b) => b.id),
+  );
   // The broadcast, as the API makes it: a booking still waiting for a therapist is offered to every therapist of
   // its organisation present at the venue with the treatment's skills (in the file or already in the database).
   const broadcast = async (
@@ -145,5 +150,6 @@ export async function upsertBookings(trx: Trx, data: VenueData, now: Temporal.In
       );
     }
   }
+  await recordStatusChanges();
   return problems;
 }

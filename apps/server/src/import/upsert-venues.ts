@@ -46,6 +46,7 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
       out_of_hours_surcharge_percent: venue.out_of_hours_surcharge_percent,
       room_turnover_buffer_minutes: venue.room_turnover_buffer_minutes,
       inter_venue_buffer_minutes: venue.inter_venue_buffer_minutes,
+      therapist_response_minutes: venue.therapist_response_minutes,
       cancellation_policy: JSON.stringify(venue.cancellation_policy),
     },
   ]);

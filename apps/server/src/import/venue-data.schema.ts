@@ -270,6 +270,12 @@ const venue = z
       .describe(
         'Minutes a therapist who also works at another venue needs between a booking there and one here (travel)',
       ),
+    therapist_response_minutes: minutes
+      .min(1, 'must be at least 1')
+      .default(15)
+      .describe(
+        'Minutes a pending booking waits for a therapist to accept it before it becomes awaiting_therapist (it can still be accepted then)',
+      ),
     cancellation_policy: z
       .object({
         partner: z.array(tier).describe('Tiers applied when the partner cancels (cancelled_by partner, the default)'),

@@ -9,6 +9,7 @@ import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
 import { Metrics } from '../metrics/metrics.js';
 import { systemClock } from '../lib/clock.js';
+import { createWebhookEngine, loadWebhookConfig, WebhookMetrics } from '../webhooks/index.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
 
@@ -17,6 +18,7 @@ import { prepareWhenReachable } from './prepare-database.js';
  * migrated), prepares the database as soon as it can be reached, and drains on SIGTERM or SIGINT.
  */
 export async function serveProcess(config: Config, logger: Logger): Promise<void> {
+  const webhookConfig = loadWebhookConfig(process.env);
   const database = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -40,12 +42,25 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
 
   let operator: { close(): Promise<void> } | undefined;
+  // Webhook delivery and the pending timeout run in every server process (claims keep them from colliding);
+  // started once the database is prepared.
+  const webhooks = createWebhookEngine({
+    db: database.db,
+    clock: systemClock,
+    vault: new KeyVault(config.keyEncryptionKey),
+    config: webhookConfig,
+    logger,
+    metrics: new WebhookMetrics(metrics.registry),
+  });
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
       logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining connections');
       lifecycle.beginDraining();
+      // Webhook attempts in flight finish (or are left to their lease) while the HTTP connections drain.
+      const stopWebhooks = webhooks.stop().catch((error: unknown) => logger.warn({ err: error }, 'stopping webhooks'));
       const drained = await http.drain(config.shutdownTimeoutMs);
+      await stopWebhooks;
       await operator
         ?.close()
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the operator socket failed'));
@@ -75,6 +90,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
       logger,
     });
   }
+  webhooks.start();
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
 }

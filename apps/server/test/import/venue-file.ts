@@ -82,6 +82,7 @@ export function makeVenueFile() {
         out_of_hours_surcharge_percent: 0,
         room_turnover_buffer_minutes: 15,
         inter_venue_buffer_minutes: 30,
+        therapist_response_minutes: 15,
         cancellation_policy: {
           partner: [
             { min_hours_before: 24, fee_percent: 0 },

@@ -1,0 +1,183 @@
+import { sql } from 'kysely';
+import type { Temporal } from 'temporal-polyfill';
+import type { Db } from '../db/connect.js';
+
+/** A delivery this process holds under a lease, with what it needs to send. */
+export interface ClaimedDelivery {
+  id: number;
+  attempts: number;
+  event_id: string;
+  event_type: string;
+  event_created_at: string;
+  body: string;
+  endpoint_id: string;
+  url: string;
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: string | null;
+}
+
+/**
+ * Takes up to `limit` due deliveries of enabled endpoints for `leaseSeconds`, in one statement: SKIP LOCKED lets
+ * several processes claim side by side without waiting on each other, and the lease (not a held transaction,
+ * which the embedded database's single connection could not spare) lets another process take over a delivery
+ * whose claimer died. The attempt is counted at the claim, so an attempt cut short by a crash still counts.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  input: { now: Temporal.Instant; leaseSeconds: number; token: string; limit: number },
+): Promise<ClaimedDelivery[]> {
+  const now = input.now.toString();
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select d.id from webhook_deliveries d
+      where d.status = 'pending' and d.next_attempt_at <= ${now}::timestamptz
+        and (d.lease_until is null or d.lease_until <= ${now}::timestamptz)
+      order by d.next_attempt_at
+      limit ${input.limit}
+      for update of d skip locked
+    )
+    update webhook_deliveries d
+    set lease_until = ${now}::timestamptz + make_interval(secs => ${input.leaseSeconds}),
+        lease_token = ${input.token}, attempts = d.attempts + 1
+    from due, webhook_events e, webhook_endpoints ep
+    where d.id = due.id and e.id = d.event_id and ep.id = d.endpoint_id and ep.disabled_at is null
+    returning d.id, d.attempts, e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.body,
+              ep.id as endpoint_id, ep.url, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at
+  `.execute(db);
+  return rows;
+}
+
+export interface AttemptRecord {
+  deliveryId: number;
+  endpointId: string;
+  attempt: number;
+  token: string;
+  startedAt: Temporal.Instant;
+  finishedAt: Temporal.Instant;
+  durationMs: number;
+  statusCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  ok: boolean;
+  /** When to try again after a failure, or null when the schedule is spent (the delivery is failed). */
+  retryAt: Temporal.Instant | null;
+}
+
+/**
+ * Logs a batch of finished attempts and settles their deliveries and endpoints in one transaction (one
+ * connection for the lot, however busy the pool). A claim whose lease another process has taken over since is
+ * left to that process (only its log line is written). An endpoint failing since `disableIfFailingSince` or
+ * earlier, with no success in the batch, is disabled; returns the ids of the endpoints disabled now.
+ */
+export async function settleAttempts(
+  db: Db,
+  records: AttemptRecord[],
+  disableIfFailingSince: Temporal.Instant,
+): Promise<string[]> {
+  if (records.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values(
+        records.map((r) => ({
+          delivery_id: r.deliveryId,
+          attempt: r.attempt,
+          started_at: r.startedAt.toString(),
+          duration_ms: r.durationMs,
+          status_code: r.statusCode,
+          response_body: r.responseBody,
+          error: r.error,
+        })),
+      )
+      .execute();
+    const outcomes = records.map((r) => ({
+      id: r.deliveryId,
+      token: r.token,
+      status: r.ok ? 'succeeded' : r.retryAt ? 'pending' : 'failed',
+      retry_at: r.ok ? null : (r.retryAt?.toString() ?? null),
+      completed_at: r.ok || !r.retryAt ? r.finishedAt.toString() : null,
+    }));
+    const { rows: settled } = await sql<{ id: number }>`
+      update webhook_deliveries d
+      set status = v.status, next_attempt_at = coalesce(v.retry_at, d.next_attempt_at), completed_at = v.completed_at,
+          lease_until = null, lease_token = null
+      from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb)
+        as v(id bigint, token uuid, status text, retry_at timestamptz, completed_at timestamptz)
+      where d.id = v.id and d.lease_token = v.token
+      returning d.id
+    `.execute(trx);
+    const mine = new Set(settled.map((row) => Number(row.id)));
+    const succeeded = new Map<string, string>();
+    const failed = new Map<string, string>();
+    for (const r of records.filter((x) => mine.has(x.deliveryId))) {
+      const at = r.finishedAt.toString();
+      if (r.ok) succeeded.set(r.endpointId, at);
+      else if (!failed.has(r.endpointId)) failed.set(r.endpointId, at);
+    }
+    for (const [endpointId, at] of succeeded) {
+      // At most once a minute per endpoint while it succeeds: every batch would otherwise rewrite its row.
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ last_success_at: at, failing_since: null })
+        .where('id', '=', endpointId)
+        .where((eb) =>
+          eb.or([
+            eb('failing_since', 'is not', null),
+            eb('last_success_at', 'is', null),
+            eb('last_success_at', '<', sql<string>`${at}::timestamptz - interval '1 minute'`),
+          ]),
+        )
+        .execute();
+    }
+    const disabled: string[] = [];
+    for (const [endpointId, at] of failed) {
+      if (succeeded.has(endpointId)) continue;
+      const endpoint = await trx
+        .updateTable('webhook_endpoints')
+        .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<string>`${at}::timestamptz`) }))
+        .where('id', '=', endpointId)
+        .returning(
+          sql<boolean>`disabled_at is null and failing_since <= ${disableIfFailingSince.toString()}::timestamptz`.as(
+            'expired',
+          ),
+        )
+        .executeTakeFirst();
+      if (!endpoint?.expired) continue;
+      await disableEndpoint(trx, endpointId, at);
+      disabled.push(endpointId);
+    }
+    return disabled;
+  });
+}
+
+/** Stops an endpoint: no new deliveries, and its pending ones fail now rather than wait for a dead receiver. */
+export async function disableEndpoint(db: Db, endpointId: string, at: string) {
+  await db.updateTable('webhook_endpoints').set({ disabled_at: at }).where('id', '=', endpointId).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', completed_at: at, lease_until: null, lease_token: null })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Replay: the event is due again, now, at every enabled endpoint of its organisation that wants it (a delivery
+ * that already exists starts over; the attempt log keeps its history). Returns the number of deliveries queued.
+ */
+export async function replayEvent(db: Db, eventId: string, now: Temporal.Instant): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+    select e.id, ep.id, ${now.toString()}::timestamptz
+    from webhook_events e join webhook_endpoints ep on ep.organisation_id = e.organisation_id
+    where e.id = ${eventId} and ep.disabled_at is null
+      and (ep.venue_id is null or ep.venue_id = e.venue_id)
+      and (cardinality(ep.event_types) = 0 or e.type = any(ep.event_types))
+    on conflict (event_id, endpoint_id) do update
+      set status = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
+          lease_until = null, lease_token = null, completed_at = null
+    returning id
+  `.execute(db);
+  return rows.length;
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@spa/contract';
+import { Temporal } from 'temporal-polyfill';
+import type { KeyVault } from '../auth/api-key.js';
+import type { Db } from '../db/connect.js';
+import { findOrganisationBySlug, lockOrganisation } from '../keys/keys.repository.js';
+import { OperatorError } from '../errors/operator-error.js';
+import { isoFromDb } from '../lib/instant.js';
+import { findVenue } from '../venues/venues.repository.js';
+import { replayEvent } from './deliveries.repository.js';
+import { checkWebhookTarget, parseWebhookUrl, UnsafeWebhookUrlError } from './safe-target.js';
+import { generateWebhookSecret } from './signature.js';
+
+/** DECISIONS "Webhooks": at most 10 endpoints per organisation. */
+export const MAX_ENDPOINTS = 10;
+/** A rotated secret keeps signing beside the new one for this long. */
+const ROTATION_OVERLAP = Temporal.Duration.from({ hours: 24 });
+
+export interface AddEndpointInput {
+  orgSlug: string;
+  url: string;
+  venueSlug?: string | undefined;
+  events?: string | undefined;
+  allowPrivateNetworks: boolean;
+  now?: Temporal.Instant;
+}
+
+/** `--events a,b` as event types; unknown names are refused with the list of known ones. Unset: every type. */
+export function parseEventTypes(list: string | undefined): WebhookEventType[] {
+  if (list === undefined) return [];
+  const types = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = types.filter((t) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown.length || types.length === 0)
+    throw new OperatorError(
+      `${unknown.length ? `Unknown event type ${unknown.join(', ')}` : '--events needs at least one event type'}; the types are ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    );
+  return [...new Set(types)] as WebhookEventType[];
+}
+
+/** Registers an endpoint after checking its URL and the address it resolves to; the secret is returned once. */
+export async function addEndpoint(db: Db, vault: KeyVault, input: AddEndpointInput) {
+  const eventTypes = parseEventTypes(input.events);
+  const url = await checkedUrl(input.url, input.allowPrivateNetworks);
+  const org = await findOrganisationBySlug(db, input.orgSlug);
+  if (!org) throw new OperatorError(`No organisation with slug ${input.orgSlug}`);
+  let venueId: string | null = null;
+  if (input.venueSlug !== undefined) {
+    const venue = await findVenue(db, { organisationId: org.id, slug: input.venueSlug });
+    if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);
+    venueId = venue.id;
+  }
+  const id = randomUUID();
+  const secret = generateWebhookSecret();
+  await db.transaction().execute(async (trx) => {
+    // Serialises additions of one organisation, so two at once cannot pass the limit together.
+    await lockOrganisation(trx, org.id);
+    const { count } = await trx
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('organisation_id', '=', org.id)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= MAX_ENDPOINTS)
+      throw new OperatorError(
+        `Organisation ${org.slug} already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have; remove one first`,
+      );
+    await trx
+      .insertInto('webhook_endpoints')
+      .values({
+        id,
+        organisation_id: org.id,
+        venue_id: venueId,
+        url: url.toString(),
+        event_types: eventTypes,
+        secret_encrypted: vault.encrypt(secret, id),
+        created_at: (input.now ?? Temporal.Now.instant()).toString(),
+      })
+      .execute();
+  });
+  return { id, secret, url: url.toString(), eventTypes };
+}
+
+async function checkedUrl(text: string, allowPrivateNetworks: boolean): Promise<URL> {
+  try {
+    const url = parseWebhookUrl(text, allowPrivateNetworks);
+    await checkWebhookTarget(url, allowPrivateNetworks);
+    return url;
+  } catch (error) {
+    if (error instanceof UnsafeWebhookUrlError) throw new OperatorError(error.message);
+    throw error;
+  }
+}
+
+/** Every endpoint of the organisation, disabled ones included, without secrets. */
+export async function listEndpoints(db: Db, orgSlug: string) {
+  const org = await findOrganisationBySlug(db, orgSlug);
+  if (!org) throw new OperatorError(`No organisation with slug ${orgSlug}`);
+  const rows = await db
+    .selectFrom('webhook_endpoints as ep')
+    .leftJoin('venues as v', 'v.id', 'ep.venue_id')
+    .select([
+      'ep.id',
+      'ep.url',
+      'v.slug as venue',
+      'ep.event_types',
+      'ep.created_at',
+      'ep.last_success_at',
+      'ep.failing_since',
+      'ep.disabled_at',
+      'ep.previous_secret_expires_at',
+    ])
+    .where('ep.organisation_id', '=', org.id)
+    .orderBy('ep.created_at')
+    .execute();
+  const iso = (text: string | null) => (text ? isoFromDb(text) : null);
+  return rows.map((r) => ({
+    ...r,
+    created_at: isoFromDb(r.created_at),
+    last_success_at: iso(r.last_success_at),
+    failing_since: iso(r.failing_since),
+    disabled_at: iso(r.disabled_at),
+    previous_secret_expires_at: iso(r.previous_secret_expires_at),
+  }));
+}
+
+/** Removes an endpoint with its deliveries and their log. */
+export async function removeEndpoint(db: Db, id: string) {
+  const removed = await db.deleteFrom('webhook_endpoints').where('id', '=', id).returning('url').executeTakeFirst();
+  if (!removed) throw new OperatorError(`No webhook endpoint ${id}`);
+  return removed;
+}
+
+/** A new secret, returned once; the current one keeps signing beside it for 24 hours. */
+export async function rotateSecret(db: Db, vault: KeyVault, id: string, now = Temporal.Now.instant()) {
+  const secret = generateWebhookSecret();
+  const overlapEnds = now.add(ROTATION_OVERLAP);
+  const rotated = await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret_encrypted: eb.ref('secret_encrypted'),
+      previous_secret_expires_at: overlapEnds.toString(),
+      secret_encrypted: vault.encrypt(secret, id),
+    }))
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+  if (!rotated) throw new OperatorError(`No webhook endpoint ${id}`);
+  return { id, secret, previousValidUntil: overlapEnds.toString() };
+}
+
+/** A disabled endpoint back in service: new events reach it again (old failed ones only by replay). */
+export async function enableEndpoint(db: Db, id: string) {
+  const enabled = await db
+    .updateTable('webhook_endpoints')
+    .set({ disabled_at: null, failing_since: null })
+    .where('id', '=', id)
+    .returning('disabled_at')
+    .executeTakeFirst();
+  if (!enabled) throw new OperatorError(`No webhook endpoint ${id}`);
+}
+
+/** The attempt log of an organisation's deliveries, newest first. */
+export async function listDeliveries(
+  db: Db,
+  input: { orgSlug: string; status?: 'pending' | 'succeeded' | 'failed' | undefined; limit?: number },
+) {
+  const org = await findOrganisationBySlug(db, input.orgSlug);
+  if (!org) throw new OperatorError(`No organisation with slug ${input.orgSlug}`);
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
+    .leftJoin('webhook_attempts as a', 'a.delivery_id', 'd.id')
+    .select([
+      'e.id as event_id',
+      'e.type',
+      'ep.url',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt_at',
+      'a.attempt',
+      'a.started_at',
+      'a.status_code',
+      'a.duration_ms',
+      'a.error',
+      'a.response_body',
+    ])
+    .where('e.organisation_id', '=', org.id);
+  if (input.status) query = query.where('d.status', '=', input.status);
+  const rows = await query
+    .orderBy('e.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .orderBy('a.attempt', 'desc')
+    .limit(input.limit ?? 100)
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    next_attempt_at: isoFromDb(r.next_attempt_at),
+    started_at: r.started_at ? isoFromDb(r.started_at) : null,
+  }));
+}
+
+/** `webhooks replay EVENT_ID`: the event is sent again, now, to every endpoint that wants it. */
+export async function replay(db: Db, eventId: string, now = Temporal.Now.instant()) {
+  const event = await db
+    .selectFrom('webhook_events')
+    .select(['id', 'type'])
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+  if (!event) throw new OperatorError(`No webhook event ${eventId}`);
+  const queued = await replayEvent(db, event.id, now);
+  return { ...event, queued };
+}

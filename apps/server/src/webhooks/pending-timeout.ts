@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import type { Temporal } from 'temporal-polyfill';
+import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
+import type { Db } from '../db/connect.js';
+import { recordBookingEvent } from './record-event.js';
+
+/**
+ * DECISIONS "Booking lifecycle over time": a pending booking that no therapist accepted within its venue's
+ * `therapist_response_minutes` becomes awaiting_therapist (holds kept; it can still be accepted), with its
+ * event, in one transaction per batch. SKIP LOCKED leaves a booking being accepted right now to its acceptor,
+ * and lets several processes run this job at once. Returns how many bookings moved.
+ */
+export async function expirePendingBookings(db: Db, now: Temporal.Instant, limit = 100): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<BookingRow>`
+      with due as (
+        select b.id from bookings b join venues v on v.id = b.venue_id
+        where b.status = 'pending'
+          and b.created_at + make_interval(mins => v.therapist_response_minutes) <= ${now.toString()}::timestamptz
+        order by b.created_at
+        limit ${limit}
+        for update of b skip locked
+      )
+      update bookings b set status = 'awaiting_therapist', updated_at = ${now.toString()}::timestamptz
+      from due where b.id = due.id
+      returning ${sql.join(BOOKING_COLUMNS.map((c) => sql.ref(`b.${c}`)))}
+    `.execute(trx);
+    for (const row of rows) await recordBookingEvent(trx, 'booking.awaiting_therapist', row);
+    return rows.length;
+  });
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { WebhookEventType } from '@spa/contract';
+import { sql, type Transaction } from 'kysely';
+import { toBooking } from '../bookings/booking.mapper.js';
+import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
+import type { BookingStatus, Database } from '../db/schema.js';
+import { isoFromDb } from '../lib/instant.js';
+
+type Trx = Transaction<Database>;
+
+/** The event a booking's new status announces; `pending` has none of its own (creation is booking.created). */
+const EVENT_OF_STATUS: Partial<Record<BookingStatus, WebhookEventType>> = {
+  awaiting_therapist: 'booking.awaiting_therapist',
+  confirmed: 'booking.confirmed',
+  cancelled: 'booking.cancelled',
+  completed: 'booking.completed',
+  no_show: 'booking.no_show',
+};
+
+/**
+ * The outbox: writes the event of a booking change inside the change's own transaction (so it exists exactly
+ * when the change committed), with one pending delivery per enabled endpoint of the booking's organisation
+ * that wants it. `booking` is the row as it is now, or its id to read it. One round trip with a row.
+ */
+export async function recordBookingEvent(trx: Trx, type: WebhookEventType, booking: BookingRow | string) {
+  const row = typeof booking === 'string' ? await readBooking(trx, booking) : booking;
+  const timestamp = isoFromDb(row.updated_at);
+  const body = JSON.stringify({ type, timestamp, data: { booking: toBooking(row) } });
+  await sql`
+    with event as (
+      insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
+      select ${randomUUID()}, ${type}, ${row.id}, v.organisation_id, v.id, ${body}, ${timestamp}
+      from venues v where v.id = ${row.venue_id}
+      returning id, organisation_id, venue_id, created_at
+    )
+    insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+    select event.id, ep.id, event.created_at
+    from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id
+    where ep.disabled_at is null
+      and (ep.venue_id is null or ep.venue_id = event.venue_id)
+      and (cardinality(ep.event_types) = 0 or ${type} = any(ep.event_types))
+  `.execute(trx);
+}
+
+/**
+ * For changes made in bulk (an import): remembers the statuses of `bookingIds` now; the returned function,
+ * called later in the same transaction, records the event of every booking whose status changed since.
+ */
+export async function watchStatusChanges(trx: Trx, bookingIds: string[]): Promise<() => Promise<void>> {
+  const before = new Map(
+    bookingIds.length === 0
+      ? []
+      : (await trx.selectFrom('bookings').select(['id', 'status']).where('id', 'in', bookingIds).execute()).map(
+          (b) => [b.id, b.status] as const,
+        ),
+  );
+  return async () => {
+    const changed = [...before.keys()];
+    if (changed.length === 0) return;
+    const rows = await trx.selectFrom('bookings').select(BOOKING_COLUMNS).where('id', 'in', changed).execute();
+    for (const row of rows) {
+      const type = EVENT_OF_STATUS[row.status];
+      if (type && before.get(row.id) !== row.status) await recordBookingEvent(trx, type, row);
+    }
+  };
+}
+
+async function readBooking(trx: Trx, id: string): Promise<BookingRow> {
+  return trx.selectFrom('bookings').select(BOOKING_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+}
