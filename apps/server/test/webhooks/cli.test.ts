@@ -87,7 +87,7 @@ describe.skipIf(testDbKind !== 'pglite')('pnpm spa webhooks (the operator CLI)',
     });
   }, 300_000);
 
-  it('refuses bad input in plain words, exit 1', async () => {
+  it('refuses bad input in plain words: exit 1 for a refused value, 2 for a malformed argument', async () => {
     expect(
       await spa('webhooks', 'add', '--org', org, '--url', 'https://x.example', '--events', 'booking.moved'),
     ).toMatchObject({
@@ -95,7 +95,7 @@ describe.skipIf(testDbKind !== 'pglite')('pnpm spa webhooks (the operator CLI)',
       stderr: expect.stringContaining('Unknown event type booking.moved; the types are booking.created,'),
     });
     expect(await spa('webhooks', 'remove', 'nope')).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: expect.stringContaining('must be a UUID'),
     });
   }, 120_000);
