@@ -23,6 +23,8 @@ import type { Db } from '../src/db/connect.js';
  * every column the path reads. CI regenerates the files and fails when the checked-in copies differ.
  */
 const NOW = Temporal.Instant.from('2030-01-01T08:00:00Z');
+/** After the made-up booking (2030-01-02 10:00-11:00) has started. */
+const AFTER_START = Temporal.Instant.from('2030-01-02T12:00:00Z');
 const ID = '00000000-0000-4000-8000-000000000001';
 const OTHER_ID = '00000000-0000-4000-8000-000000000002';
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
@@ -63,6 +65,24 @@ const ROW = {
   start_at: '2030-01-02 10:00:00+00',
   end_at: '2030-01-02 11:00:00+00',
   total_price_minor: 9000,
+  // The rest of a booking row, which the outbox turns into the event body (webhooks/record-event.ts).
+  booking_number: 1,
+  variant_id: ID,
+  customer_id: ID,
+  guest_count: 1,
+  notes: null,
+  external_reference: null,
+  external_id: 'pms-1',
+  client_type: 'external',
+  payment_method: 'partner_billed',
+  payment_status: 'paid',
+  created_at: '2030-01-01 08:00:00+00',
+  updated_at: '2030-01-01 08:00:00+00',
+  cancelled_at: null,
+  cancelled_by: null,
+  cancellation_reason: null,
+  cancellation_fee_minor: null,
+  cancellation_policy_text: null,
   skills: [],
   required_skills: [],
 };
@@ -153,7 +173,8 @@ const operations: Operation[] = [
     file: 'finish-booking.sql',
     what: 'finishBooking (bookings/therapist-workflow.ts) as completed',
     status: 'confirmed',
-    run: (db) => finishBooking(db, { bookingId: ID, outcome: 'completed', now: NOW }),
+    // After the booking's start: an outcome is refused before it.
+    run: (db) => finishBooking(db, { bookingId: ID, outcome: 'completed', now: AFTER_START }),
   },
 ];
 

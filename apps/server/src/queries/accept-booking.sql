@@ -51,3 +51,22 @@ update "bookings"
 set "status" = $1, "therapist_id" = $2, "updated_at" = $3
 where "id" = $4
 returning "id", "status", "therapist_id";
+
+-- 11.
+select "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text"
+from "bookings"
+where "id" = $1;
+
+-- 12.
+with event as (
+  insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
+  select $1, $2, $3, v.organisation_id, v.id, $4, $5
+  from venues v where v.id = $6
+  returning id, organisation_id, venue_id, created_at
+)
+insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+select event.id, ep.id, event.created_at
+from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id
+where ep.disabled_at is null
+  and (ep.venue_id is null or ep.venue_id = event.venue_id)
+  and (cardinality(ep.event_types) = 0 or $7 = any(ep.event_types));

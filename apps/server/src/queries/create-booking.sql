@@ -78,3 +78,17 @@ where h.therapist_id = any($7::uuid[]) and h.venue_id <> $8 and h.during && $9::
   insert into booking_offers (booking_id, therapist_id) select booking.id, t.id from booking, unnest($30::uuid[]) as t(id)
 )
 select * from booking;
+
+-- 5.
+with event as (
+  insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
+  select $1, $2, $3, v.organisation_id, v.id, $4, $5
+  from venues v where v.id = $6
+  returning id, organisation_id, venue_id, created_at
+)
+insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+select event.id, ep.id, event.created_at
+from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id
+where ep.disabled_at is null
+  and (ep.venue_id is null or ep.venue_id = event.venue_id)
+  and (cardinality(ep.event_types) = 0 or $7 = any(ep.event_types));
