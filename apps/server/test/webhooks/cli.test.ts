@@ -1,50 +1,39 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { contextHost } from '../../src/cli/command-host.js';
+import { runCli } from '../../src/cli/program.js';
 import { makeVenueFile } from '../import/venue-file.js';
-import { testDbKind } from '../support/test-db.js';
+import { setup } from '../support/test-app.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
-
 /**
- * `pnpm spa webhooks …` in a child process on an embedded database, as an operator runs it. Each run opens and
- * migrates the database (seconds on a busy machine), so runs are few; delivery itself is tested in process.
+ * `spa webhooks …` as an operator runs it, in process on the test database (the process boundary of the CLI is
+ * tested in test/cli/spa.cli.test.ts); delivery itself is tested in delivery.test.ts.
  */
-describe.skipIf(testDbKind !== 'pglite')('pnpm spa webhooks (the operator CLI)', () => {
+describe('pnpm spa webhooks (the operator CLI)', () => {
+  const ctx = setup();
   let dir: string;
   let receiver: Receiver;
-  const spa = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const { DATABASE_URL: _ignored, ...rest } = process.env;
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/spa.ts', ...args],
-        {
-          cwd: serverDir,
-          env: {
-            ...rest,
-            DATA_DIR: join(dir, 'data'),
-            INIT_CWD: dir,
-            KEY_ENCRYPTION_KEY: 'cd'.repeat(32),
-            WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-          },
-        },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  async function spa(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const run = { stdout: '', stderr: '' };
+    const io = { stdout: (t: string) => (run.stdout += t), stderr: (t: string) => (run.stderr += t) };
+    const code = await runCli(argv, contextHost({ db: ctx.db, vault: ctx.vault }, { cwd: dir, io }));
+    return { code, ...run };
+  }
   const { file, booking } = makeVenueFile();
   const org = file.organisations[0]!.slug;
   const pending = booking({ status: 'pending', start_at: '2026-12-02T10:00:00+01:00' });
 
   beforeAll(async () => {
+    // The receiver listens on loopback over http: allowed only with the development flag.
+    vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'true');
     dir = mkdtempSync(join(tmpdir(), 'spa-webhooks-cli-'));
     receiver = await startReceiver();
   });
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   });
