@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
 
 /**
  * The real server (src/main.ts) as a child process: one node process (tsx as a loader, not a wrapper process),
- * so SIGKILL hits the server itself. Resolves once it answers HTTP.
+ * so SIGKILL hits the server itself. Resolves once it is ready (`/readyz` 200).
  */
 export async function startChildServer(env: Record<string, string>) {
   const port = await freePort();
@@ -39,13 +39,14 @@ export async function startChildServer(env: Record<string, string>) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    try {
-      await fetch(`${base}/v1/venues`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`server did not answer within 60 s:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // Ready, not just listening: the server answers 503 until its database is migrated.
+    const ready = await fetch(`${base}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`server was not ready within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
     base,
