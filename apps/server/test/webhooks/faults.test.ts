@@ -11,8 +11,33 @@ import { webhookEndpoints } from '../../src/webhooks/index.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { adminQuery, withDatabase } from '../support/postgres-admin.js';
 import { testDbKind } from '../support/test-db.js';
-import { type ChildServer, startChildServer } from './child-server.js';
+import { eventually, startChildServer as spawnServer } from '../faults/support/child-server.js';
+import { isReady } from '../faults/support/http.js';
 import { startReceiver, type Receiver } from './receiver.js';
+
+/**
+ * The real server as a child process (the fault suite's helper), once ready: its database migrated, since it
+ * answers 503 before. kill() is kill -9 and stop() SIGTERM, each awaiting the exit.
+ */
+async function startChildServer(env: Record<string, string>) {
+  const server = await spawnServer(env);
+  await eventually(() => isReady(server.base), 60_000).catch((error: unknown) => {
+    server.kill();
+    throw error;
+  });
+  return {
+    base: server.base,
+    kill: async () => {
+      server.kill();
+      await server.exited;
+    },
+    stop: async () => {
+      server.child.kill('SIGTERM');
+      return (await server.exited).code;
+    },
+  };
+}
+type ChildServer = Awaited<ReturnType<typeof startChildServer>>;
 
 const KEY_HEX = randomBytes(32).toString('hex');
 const vault = new KeyVault(Buffer.from(KEY_HEX, 'hex'));
