@@ -153,6 +153,11 @@ describe('webhook delivery survives the server process (child processes of src/m
     expect(new Set(deliveredBookings(receiver, f.secret, seen))).toEqual(
       new Set([`booking.created ${a}`, `booking.created ${b}`]),
     );
+    // The process's /metrics counts what its engine delivered (the engine writes into the served registry).
+    const metrics = await (await fetch(`${second.base}/metrics`)).text();
+    expect(Number(/^webhook_deliveries_succeeded_total (\d+)$/m.exec(metrics)?.[1])).toBe(2);
+    // Lag is observed on first attempts: the event whose attempt the crash cut is on its second here.
+    expect(metrics).toMatch(/^webhook_delivery_lag_seconds_count 1$/m);
     await second.stop();
   }, 240_000);
 
