@@ -51,6 +51,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     config: webhookConfig,
     logger,
     metrics: new WebhookMetrics(metrics.registry),
+    soleProcess: database.kind === 'pglite',
   });
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string) => {

@@ -48,6 +48,18 @@ export async function claimDueDeliveries(
   return rows;
 }
 
+/**
+ * Lets go of every lease: only for a database no other process can hold (the embedded one, behind its DATA_DIR
+ * lock), where a lease still standing when the process starts was left by one that died.
+ */
+export async function releaseAllLeases(db: Db): Promise<number> {
+  const { numAffectedRows } = await sql`
+    update webhook_deliveries set lease_until = null, lease_token = null
+    where status = 'pending' and lease_until is not null
+  `.execute(db);
+  return Number(numAffectedRows ?? 0);
+}
+
 export interface AttemptRecord {
   deliveryId: number;
   endpointId: string;

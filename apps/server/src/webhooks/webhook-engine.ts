@@ -9,6 +9,7 @@ import {
   type AttemptRecord,
   type ClaimedDelivery,
   claimDueDeliveries,
+  releaseAllLeases,
   settleAttempts,
 } from './deliveries.repository.js';
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
@@ -38,6 +39,11 @@ export interface WebhookEngineOptions {
   /** A claim's lease: longer than an attempt, so a live process always settles its own claims first. */
   leaseSeconds?: number;
   attemptTimeoutMs?: number;
+  /**
+   * The database is this process's alone (the embedded one, behind its DATA_DIR lock): a lease found at start
+   * was left by a process that died, so its delivery is due at once rather than when the lease lapses.
+   */
+  soleProcess?: boolean;
   /** How long stop() waits for attempts in flight; unfinished ones are retried by whoever claims them next. */
   stopGraceMs?: number;
 }
@@ -70,6 +76,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   let lastTimeoutRun = 0;
+  let leasesReleased = !options.soleProcess;
   let inFlight = 0;
   /** Attempts finished and not yet written. */
   let finished: AttemptRecord[] = [];
@@ -180,6 +187,12 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
       let claimed = 0;
       try {
         if (finished.length) await settle();
+        if (!leasesReleased) {
+          const released = await releaseAllLeases(db);
+          leasesReleased = true;
+          if (released)
+            options.logger?.info({ released }, 'webhook deliveries left by a stopped process are due again');
+        }
         if (running && Date.now() - lastTimeoutRun >= timeoutJobIntervalMs) {
           lastTimeoutRun = Date.now();
           await expire();
