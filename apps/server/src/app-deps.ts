@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { KeyVault } from './auth/api-key.js';
+import type { ApiKeyLookup } from './auth/api-key-cache.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
 import type { Lifecycle } from './health/lifecycle.js';
@@ -18,6 +19,8 @@ export interface AppDeps {
   /** Starting, ready or draining (main.ts); an app built without one is ready. */
   lifecycle?: Lifecycle;
   metrics?: Metrics;
+  /** How a request's key is found: the served process passes its ApiKeyCache; without one, a query each time. */
+  apiKeys?: ApiKeyLookup;
   /** How long a request body may take after its headers (tests shorten it). */
   bodyDeadlineMs?: number;
 }

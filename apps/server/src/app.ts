@@ -5,6 +5,7 @@ import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import type { AppDeps, RouteDeps } from './app-deps.js';
 import { KeyVault } from './auth/api-key.js';
+import { uncachedKeyLookup } from './auth/api-key-cache.js';
 import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
 import { bookingsRouter } from './bookings/bookings.router.js';
@@ -71,7 +72,7 @@ export function createApp(deps: AppDeps): Express {
     swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API', customCss: '' }),
   );
 
-  const authenticated = authenticate(deps.db, routeDeps.vault);
+  const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
   app.use(rejectUndecodablePath(authenticated));
   const globalMiddleware: RequestHandler[] = [authenticated];
   if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit(createRateLimiter(deps.pool)));

@@ -7,3 +7,5 @@ export async function findApiKey(db: Db, id: string) {
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+export type ApiKeyRow = NonNullable<Awaited<ReturnType<typeof findApiKey>>>;

@@ -1,8 +1,7 @@
 import type { RouteMetadata, Scope } from '@spa/contract';
 import type { Request, RequestHandler } from 'express';
-import type { Db } from '../db/connect.js';
 import { InsufficientScopeError, InvalidApiKeyError, MissingApiKeyError } from '../errors/domain-errors.js';
-import { findApiKey } from './api-keys.repository.js';
+import type { ApiKeyLookup } from './api-key-cache.js';
 import { type KeyVault, parseApiKey } from './api-key.js';
 import type { Principal } from './principal.js';
 
@@ -16,13 +15,13 @@ export function presentedKey(req: Request): string | undefined {
  * Authenticates the key and checks the scope the route declares in its contract metadata.
  * Runs before request validation, so a bad key is a 401 even when the request is also malformed.
  */
-export function authenticate(db: Db, vault: KeyVault): RequestHandler {
+export function authenticate(keys: ApiKeyLookup, vault: KeyVault): RequestHandler {
   return async (req, res, next) => {
     try {
       const raw = presentedKey(req);
       if (!raw) throw new MissingApiKeyError();
       const parsed = parseApiKey(raw);
-      const row = parsed && (await findApiKey(db, parsed.id));
+      const row = parsed && (await keys.find(parsed.id));
       // An unknown id pays for the same HMAC and comparison as a wrong secret: no timing tells ids apart.
       const verified = parsed !== undefined && vault.verify(parsed.secret, row?.secret_hmac ?? vault.dummyHmac);
       if (!parsed || !row || row.revoked_at !== null || !verified) {

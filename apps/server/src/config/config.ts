@@ -7,6 +7,8 @@ import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../db/
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /** Where the one LISTEN connection goes (the key cache's change notices): the primary itself, past any pooler. */
+  databaseListenUrl: string | undefined;
   dataDir: string;
   /** 32 bytes; derives the HMAC and AES keys of API keys. */
   keyEncryptionKey: Buffer;
@@ -50,6 +52,7 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseListenUrl: env.DATABASE_LISTEN_URL || env.DATABASE_URL || undefined,
     dataDir,
     keyEncryptionKey: loadKeyEncryptionKey(env, dataDir, logger),
     rateLimitEnforced: env.RATE_LIMIT_ENFORCED === 'true',

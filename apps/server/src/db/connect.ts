@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
 import { PreparingClient } from './preparing-client.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
@@ -17,12 +18,16 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   /** The pg pool on PostgreSQL (the shared rate-limit store and the pool gauges read it). */
   pool?: pg.Pool;
+  /** Notifications of `channel` (NOTIFY, pg_notify), from every session of the database. */
+  listen(channel: string, handlers: NotificationHandlers): Promise<NotificationListener>;
   close(): Promise<void>;
 }
 
 export interface ConnectOptions {
   /** A PostgreSQL URL; when absent, the embedded PGlite database in dataDir is used. */
   databaseUrl?: string | undefined;
+  /** Where LISTEN connects when not DATABASE_URL: a transaction pooler cannot carry LISTEN, the primary can. */
+  listenUrl?: string | undefined;
   /** Directory of the embedded database; undefined keeps it in memory (tests). */
   dataDir?: string | undefined;
   poolSize?: number;
@@ -68,7 +73,13 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   pool.on('connect', (client) => client.on('error', onError));
   pool.on('error', onError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', pool, close: () => db.destroy() };
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    listen: (channel, handlers) => Promise.resolve(listenPostgres(options.listenUrl ?? url, channel, handlers)),
+    close: () => db.destroy(),
+  };
 }
 
 async function connectPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
@@ -97,6 +108,7 @@ export function fromPglite(pglite: PGlite): DatabaseHandle {
   return {
     db,
     kind: 'pglite',
+    listen: (channel, handlers) => listenPglite(pglite, channel, handlers),
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

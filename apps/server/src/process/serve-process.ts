@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import { KeyVault } from '../auth/api-key.js';
+import { ApiKeyCache } from '../auth/api-key-cache.js';
 import { serveOperatorCommands } from '../cli/operator-socket.js';
 import type { Config } from '../config/config.js';
 import { connect, type DatabaseHandle } from '../db/connect.js';
@@ -21,6 +22,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const webhookConfig = loadWebhookConfig(process.env);
   const database = await connect({
     databaseUrl: config.databaseUrl,
+    listenUrl: config.databaseListenUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     statementTimeoutMs: config.statementTimeoutMs,
@@ -29,7 +31,9 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   });
   const lifecycle = new Lifecycle('starting');
   const metrics = new Metrics({ pool: database.pool });
+  const apiKeys = await ApiKeyCache.start(database, logger);
   const app = createApp({
+    apiKeys,
     db: database.db,
     clock: systemClock,
     config,
@@ -65,6 +69,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
       await operator
         ?.close()
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the operator socket failed'));
+      await apiKeys.close();
       await database.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
       if (!drained) logger.error('shutdown timeout: connections still open were cut');
       logger.info({ drained }, 'stopped');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/app-deps.js';
 import { KeyVault } from '../../src/auth/api-key.js';
+import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import { type Api, apiOf } from './api.js';
 import { fixedClock } from './fixed-clock.js';
@@ -17,6 +18,8 @@ export interface TestContext {
   /** Requests with a key and the fixed request id (support/api.ts). */
   api: Api;
   vault: KeyVault;
+  /** The app's key cache (src/auth/api-key-cache.ts), listening on this database. */
+  apiKeys: ApiKeyCache;
   clock: ReturnType<typeof fixedClock>;
   close(): Promise<void>;
 }
@@ -38,7 +41,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const handle = await openTestDatabase({ poolSize, statementTimeoutMs, acquireTimeoutMs });
   const keyEncryptionKey = randomBytes(32);
   const clock = fixedClock(now ?? TEST_NOW);
+  // The key cache the served process uses, so every test authenticates through it.
+  const apiKeys = await ApiKeyCache.start(handle);
   const app = createApp({
+    apiKeys,
     db: handle.db,
     pool: handle.pool,
     clock,
@@ -52,8 +58,12 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     app,
     api: apiOf(app),
     vault: new KeyVault(keyEncryptionKey),
+    apiKeys,
     clock,
-    close: () => handle.close(),
+    close: async () => {
+      await apiKeys.close();
+      await handle.close();
+    },
   };
 }
 

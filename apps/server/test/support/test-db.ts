@@ -45,10 +45,11 @@ async function borrowPglite(): Promise<DatabaseHandle> {
   if (reused) await emptyTables(pglite);
   migratedTables ??= await tableCount(pglite);
   // Kysely's PGlite driver closes the instance on destroy, so the handle is dropped instead and the instance kept.
-  const { db } = fromPglite(pglite);
+  const { db, listen } = fromPglite(pglite);
   return {
     db,
     kind: 'pglite',
+    listen,
     close: async () => {
       // A test that changed the schema (a dropped table) gives its instance up.
       if ((await tableCount(pglite)) === migratedTables) idle.push(pglite);

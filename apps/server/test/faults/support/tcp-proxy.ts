@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut: `refuse()` closes every open connection and refuses
- * new ones (as a database that went away), `accept()` lets connections through again.
+ * new ones (as a database that went away), `accept()` lets connections through again, and `freeze()` stops every
+ * open connection dead without closing it (a partition: no reset, no end, bytes go nowhere).
  */
 export class TcpProxy {
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
+  readonly #pairs = new Set<[Socket, Socket]>();
   #refusing = false;
 
   private constructor(target: { host: string; port: number }) {
@@ -23,6 +25,9 @@ export class TcpProxy {
           upstream.destroy();
         });
       }
+      const pair: [Socket, Socket] = [client, upstream];
+      this.#pairs.add(pair);
+      client.on('close', () => this.#pairs.delete(pair));
       client.pipe(upstream).pipe(client);
     });
   }
@@ -48,6 +53,17 @@ export class TcpProxy {
   refuse(): void {
     this.#refusing = true;
     for (const socket of this.#sockets) socket.destroy();
+  }
+
+  /** Open connections stop carrying bytes and stay open; new ones pass as usual. */
+  freeze(): void {
+    for (const [client, upstream] of this.#pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+    this.#pairs.clear();
   }
 
   accept(): void {

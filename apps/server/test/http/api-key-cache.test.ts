@@ -1,0 +1,113 @@
+import { sql } from 'kysely';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
+import type { NotificationHandlers } from '../../src/db/notifications.js';
+import { revokeKey } from '../../src/keys/keys.service.js';
+import { eventually } from '../faults/support/child-server.js';
+import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
+import { setup } from '../support/test-app.js';
+import { testDbKind } from '../support/test-db.js';
+
+/**
+ * The key cache (src/auth/api-key-cache.ts): a cached key costs no query, and any change to it (made by anyone,
+ * through the notification trigger of migration 0004) drops it. The embedded database notifies in process as the
+ * change commits; PostgreSQL by LISTEN/NOTIFY a moment later, so those cases wait up to 1 s.
+ */
+describe('API keys cached in the server process', () => {
+  const ctx = setup();
+  let orgId: string;
+  beforeAll(async () => {
+    orgId = (await makeOrganisation(ctx.db)).id;
+    await makeVenue(ctx.db, orgId);
+  });
+
+  const status = async (key: string) => (await request(ctx.app).get('/v1/venues').set('x-api-key', key)).status;
+  /** The status the next requests settle on: at once on PGlite, within 1 s (the notification) on PostgreSQL. */
+  const settlesOn = (key: string, expected: number) =>
+    eventually(async () => (await status(key)) === expected, testDbKind === 'pglite' ? 0 : 1_000);
+
+  /** Changes a key without its notification (triggers off for this transaction): only the database knows. */
+  const changeSilently = (id: string, revoked: boolean) =>
+    ctx.db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: revoked ? sql<string>`now()` : null })
+        .where('id', '=', id)
+        .execute();
+    });
+
+  it('serves a key it has read from memory: a change nobody announced is not seen', async () => {
+    const { key, id } = await makeApiKey(ctx.db, ctx.vault, orgId);
+    expect(ctx.apiKeys.isLive).toBe(true);
+    expect(await status(key)).toBe(200);
+    await changeSilently(id, true);
+    // No query for the key: the cached row still says it is active.
+    expect(await status(key)).toBe(200);
+    // Any announced change to the row drops it; the database then says revoked.
+    await ctx.db.updateTable('api_keys').set({ rate_limit_per_min: 100 }).where('id', '=', id).execute();
+    await settlesOn(key, 401);
+  });
+
+  it('refuses a key revoked by the keys service (the CLI) at once', async () => {
+    const { key, id } = await makeApiKey(ctx.db, ctx.vault, orgId);
+    expect(await status(key)).toBe(200);
+    await revokeKey(ctx.db, id);
+    await settlesOn(key, 401);
+  });
+
+  it('refuses a deleted key, and keys emptied by a TRUNCATE', async () => {
+    const deleted = await makeApiKey(ctx.db, ctx.vault, orgId);
+    const truncated = await makeApiKey(ctx.db, ctx.vault, orgId);
+    expect([await status(deleted.key), await status(truncated.key)]).toEqual([200, 200]);
+    await ctx.db.deleteFrom('api_keys').where('id', '=', deleted.id).execute();
+    await settlesOn(deleted.key, 401);
+    await sql`truncate api_keys`.execute(ctx.db);
+    await settlesOn(truncated.key, 401);
+  });
+
+  it('does not keep a row read while a change to it was announced', async () => {
+    const { id } = await makeApiKey(ctx.db, ctx.vault, orgId);
+    let handlers: NotificationHandlers | undefined;
+    const cache = await ApiKeyCache.start({
+      db: ctx.db,
+      listen: (_channel, h) => {
+        handlers = h;
+        h.onLive(true);
+        return Promise.resolve({ close: () => Promise.resolve() });
+      },
+    });
+    const reading = cache.find(id);
+    handlers!.onNotify(id); // the change committed while the row was on its way
+    expect(await reading).toBeDefined();
+    expect(cache.size).toBe(0);
+    await cache.find(id);
+    expect(cache.size).toBe(1);
+    // Notifications lost: everything held is dropped and nothing is kept until they resume.
+    handlers!.onLive(false);
+    expect(cache.size).toBe(0);
+    await cache.find(id);
+    expect(cache.size).toBe(0);
+  });
+
+  it.skipIf(testDbKind !== 'postgres')(
+    'reads keys from the database while its listening connection is lost, and caches again once it is back',
+    async () => {
+      const { key, id } = await makeApiKey(ctx.db, ctx.vault, orgId);
+      expect(await status(key)).toBe(200);
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and query = 'listen "api_key_changes"'`.execute(ctx.db);
+      await eventually(() => !ctx.apiKeys.isLive, 2_000);
+      // Not live: a change nobody announced is seen, since the key is read each time.
+      await changeSilently(id, true);
+      expect(await status(key)).toBe(401);
+      await changeSilently(id, false);
+      expect(await status(key)).toBe(200);
+      // The listener reconnects by itself; from then on the key is cached again.
+      await eventually(() => ctx.apiKeys.isLive, 5_000);
+      expect(await status(key)).toBe(200);
+      expect(ctx.apiKeys.size).toBeGreaterThan(0);
+    },
+  );
+});
