@@ -101,7 +101,7 @@ function defaultMaxConnections(): number {
  * The cores this process may count on, less one for its event loop (PostgreSQL and the other processes share the
  * rest), and at least one thread: the threads run below normal priority, so they take only what is idle.
  */
-function defaultAvailabilityThreads(webConcurrency: number): number {
+export function defaultAvailabilityThreads(webConcurrency: number): number {
   return Math.max(1, Math.floor(availableParallelism() / webConcurrency) - 1);
 }
 
