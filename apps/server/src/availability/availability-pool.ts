@@ -61,10 +61,12 @@ export class AvailabilityPool {
 
   /**
    * The 200's bytes for the task `load` builds when the key's turn comes (so the snapshot is read just before it is
-   * computed). Domain and database errors of `load` pass through; a failure of the pool is a 503.
+   * computed). Domain and database errors of `load` pass through; a failure of the pool is a 503. A request whose
+   * client has gone (`gone` aborted) by its turn is not computed.
    */
-  answer(key: string, load: () => Promise<Omit<AvailabilityTask, 'validate'>>): Promise<Buffer> {
+  answer(key: string, load: () => Promise<Omit<AvailabilityTask, 'validate'>>, gone?: AbortSignal): Promise<Buffer> {
     return this.gate.run(key, async () => {
+      if (gone?.aborted) throw new ServiceUnavailableError({ cause: new Error('the client left while waiting') });
       const task = { ...(await load()), validate: this.validate };
       let result: Uint8Array | TaskFailure;
       try {

@@ -23,14 +23,18 @@ export function availabilityRouter({ db, clock, availabilityPool: pool }: RouteD
       const dates = { mode: period.mode, from: period.from.toString(), to: period.to.toString() };
 
       if (pool?.takes(venue, period)) {
-        const bytes = await pool.answer(principal.keyId, async () => ({
-          venue,
-          variant: snapshotVariant,
-          row: await selectSnapshotRow(db, snapshotQuery(venue, snapshotVariant, period)),
-          period: dates,
-          now: clock.now().toString(),
-          guestCount: query.guest_count,
-        }));
+        const bytes = await pool.answer(
+          principal.keyId,
+          async () => ({
+            venue,
+            variant: snapshotVariant,
+            row: await selectSnapshotRow(db, snapshotQuery(venue, snapshotVariant, period)),
+            period: dates,
+            now: clock.now().toString(),
+            guestCount: query.guest_count,
+          }),
+          clientGone(res),
+        );
         return { status: 200, body: jsonBytes(res, bytes) };
       }
 
@@ -40,6 +44,13 @@ export function availabilityRouter({ db, clock, availabilityPool: pool }: RouteD
       return { status: 200, body: { data: availabilityData(ids, dates, days) } };
     },
   });
+}
+
+/** Aborted when the connection closes before the answer is written (a client that gave up while waiting). */
+function clientGone(res: Response): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  return gone.signal;
 }
 
 /**

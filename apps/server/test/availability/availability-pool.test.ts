@@ -6,6 +6,7 @@ import { createApp } from '../../src/app.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { AvailabilityPool, type AvailabilityPoolOptions } from '../../src/availability/availability-pool.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
+import { ServiceUnavailableError } from '../../src/errors/domain-errors.js';
 import { REQUEST_ID } from '../support/api.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey } from '../support/factories.js';
@@ -157,6 +158,18 @@ describe('availability computed on worker threads', () => {
     // Another key, arriving later, is computed before the first key's second request.
     await Promise.all([...burst, track('b', otherKey)]);
     expect(finished).toEqual(['a 503', 'a 200', 'b 200', 'a 200']);
+  });
+
+  it('does not read or compute a request whose client left while it waited for its turn', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    let loaded = false;
+    const load = () => {
+      loaded = true;
+      return Promise.reject(new Error('not to be called'));
+    };
+    await expect(pooledPool.answer('some-key', load, gone.signal)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(loaded).toBe(false);
   });
 
   it('answers 503 once closed (the server closes it on SIGTERM, after the drain)', async () => {
