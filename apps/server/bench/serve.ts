@@ -4,11 +4,19 @@ import { pino } from 'pino';
 import { Temporal } from 'temporal-polyfill';
 import { createApp } from '../src/app.js';
 import { KeyVault } from '../src/auth/api-key.js';
+import type { AvailabilityPool } from '../src/availability/availability-pool.js';
 import type { Db } from '../src/db/connect.js';
 import type { Clock } from '../src/lib/clock.js';
 
-/** The real app on an ephemeral loopback port, with a frozen clock (or the one given), for load through HTTP. */
-export async function serve(db: Db, now: Temporal.Instant | Clock) {
+/**
+ * The real app on an ephemeral loopback port, with a frozen clock (or the one given), for load through HTTP;
+ * with an availability worker pool when given one (as serve-process.ts passes it).
+ */
+export async function serve(
+  db: Db,
+  now: Temporal.Instant | Clock,
+  options: { availabilityPool?: AvailabilityPool } = {},
+) {
   const keyEncryptionKey = randomBytes(32);
   const clock: Clock = 'now' in now ? now : { now: () => now };
   const app = createApp({
@@ -16,6 +24,7 @@ export async function serve(db: Db, now: Temporal.Instant | Clock) {
     clock,
     config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://127.0.0.1' },
     logger: pino({ level: 'silent' }),
+    availabilityPool: options.availabilityPool,
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { AvailabilityPool } from './availability/availability-pool.js';
 import type { KeyVault } from './auth/api-key.js';
 import type { ApiKeyLookup } from './auth/api-key-cache.js';
 import type { Config } from './config/config.js';
@@ -23,10 +24,13 @@ export interface AppDeps {
   apiKeys?: ApiKeyLookup;
   /** How long a request body may take after its headers (tests shorten it). */
   bodyDeadlineMs?: number;
+  /** Worker threads for heavy availability answers; without one, every answer is computed on the event loop. */
+  availabilityPool?: AvailabilityPool | undefined;
 }
 
 export interface RouteDeps {
   db: Db;
   clock: Clock;
   vault: KeyVault;
+  availabilityPool?: AvailabilityPool | undefined;
 }

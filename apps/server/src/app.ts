@@ -31,7 +31,12 @@ import { venuesRouter } from './venues/venues.router.js';
 /** The HTTP application, separate from the process that listens (main.ts), so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
   const logger = deps.logger ?? createLogger();
-  const routeDeps: RouteDeps = { db: deps.db, clock: deps.clock, vault: new KeyVault(deps.config.keyEncryptionKey) };
+  const routeDeps: RouteDeps = {
+    db: deps.db,
+    clock: deps.clock,
+    vault: new KeyVault(deps.config.keyEncryptionKey),
+    availabilityPool: deps.availabilityPool,
+  };
   const lifecycle = deps.lifecycle ?? new Lifecycle();
   const metrics = deps.metrics ?? new Metrics({ pool: deps.pool, defaultMetrics: false });
   const app = express();

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../db/connect.js';
@@ -30,6 +31,8 @@ export interface Config {
   webConcurrency: number;
   /** Open HTTP connections at most per process; beyond, new ones are closed at once (file descriptors). */
   maxConnections: number;
+  /** Worker threads per process for heavy availability answers; 0 computes them on the event loop. */
+  availabilityThreads: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -65,6 +68,12 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
     metricsToken: env.METRICS_TOKEN || undefined,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1),
     maxConnections: integer(env, 'MAX_CONNECTIONS', defaultMaxConnections(), 1),
+    availabilityThreads: integer(
+      env,
+      'AVAILABILITY_THREADS',
+      defaultAvailabilityThreads(integer(env, 'WEB_CONCURRENCY', 1, 1)),
+      0,
+    ),
   };
 }
 
@@ -89,6 +98,14 @@ function defaultMaxConnections(): number {
     // Not Linux: keep the conservative default.
   }
   return Math.max(64, Math.min(10_000, limit - 256));
+}
+
+/**
+ * The cores this process may count on, less one for its event loop (PostgreSQL and the other processes share the
+ * rest), and at least one thread: the threads run below normal priority, so they take only what is idle.
+ */
+export function defaultAvailabilityThreads(webConcurrency: number): number {
+  return Math.max(1, Math.floor(availableParallelism() / webConcurrency) - 1);
 }
 
 /**

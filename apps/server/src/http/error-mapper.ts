@@ -29,7 +29,7 @@ export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
     res.status(500).json({ error: ErrorText.InternalServerError, request_id: requestId });
     return;
   }
-  if (domain instanceof ServiceUnavailableError) req.log?.warn({ err: domain.cause }, 'database unavailable');
+  if (domain instanceof ServiceUnavailableError) req.log?.warn({ err: domain.cause }, 'service unavailable');
   // RFC 9110: a 401 names the scheme to use.
   if (domain.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="partner-api"');
   if (domain.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(domain.retryAfterSeconds));

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
+import { AvailabilityPool } from '../availability/availability-pool.js';
 import { KeyVault } from '../auth/api-key.js';
 import { ApiKeyCache } from '../auth/api-key-cache.js';
 import { serveOperatorCommands } from '../cli/operator-socket.js';
@@ -32,6 +33,8 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const lifecycle = new Lifecycle('starting');
   const metrics = new Metrics({ pool: database.pool });
   const apiKeys = await ApiKeyCache.start(database, logger);
+  const availabilityPool =
+    config.availabilityThreads > 0 ? new AvailabilityPool({ threads: config.availabilityThreads, logger }) : undefined;
   const app = createApp({
     apiKeys,
     db: database.db,
@@ -41,6 +44,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     lifecycle,
     metrics,
     pool: database.pool,
+    availabilityPool,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
@@ -66,6 +70,13 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
       const stopWebhooks = webhooks.stop().catch((error: unknown) => logger.warn({ err: error }, 'stopping webhooks'));
       const drained = await http.drain(config.shutdownTimeoutMs);
       await stopWebhooks;
+      // After the drain no request waits for a worker; a forced stop does not wait for a computation either.
+      if (availabilityPool) {
+        await availabilityPool
+          .close({ force: !drained })
+          .then(() => logger.info('availability workers closed'))
+          .catch((error: unknown) => logger.warn({ err: error }, 'closing the availability workers failed'));
+      }
       await operator
         ?.close()
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the operator socket failed'));

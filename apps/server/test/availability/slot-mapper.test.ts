@@ -12,6 +12,20 @@ describe('isoFromEpochMs', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('writes whole seconds (every slot) as Temporal does, in any order of days and up to year 9999 and beyond', () => {
+    const wholeSeconds = fc.integer({ min: 0, max: 260_000_000_000 }).map((s) => s * 1000);
+    fc.assert(
+      fc.property(fc.array(wholeSeconds, { minLength: 1, maxLength: 20 }), (instants) => {
+        for (const ms of instants)
+          expect(isoFromEpochMs(ms)).toBe(Temporal.Instant.fromEpochMilliseconds(ms).toString());
+      }),
+      { numRuns: 500 },
+    );
+    expect(isoFromEpochMs(Date.UTC(2026, 11, 1, 23, 59, 59))).toBe('2026-12-01T23:59:59Z');
+    expect(isoFromEpochMs(Date.UTC(2026, 11, 2))).toBe('2026-12-02T00:00:00Z');
+    expect(isoFromEpochMs(Date.UTC(2026, 11, 1, 23, 59, 59))).toBe('2026-12-01T23:59:59Z');
+  });
 });
 
 describe('isoFromDb', () => {

@@ -1,0 +1,42 @@
+import { contract } from '@spa/contract';
+import { validateResponse } from '@ts-rest/core';
+import type { DaySlots } from '../scheduling/index.js';
+import { toSlotJson } from './slot.mapper.js';
+
+export interface AnswerIds {
+  venue_id: string;
+  treatment_id: string;
+  variant_id: string;
+}
+
+/** The period as the answer names it: venue-local dates, YYYY-MM-DD. */
+export interface AnswerPeriod {
+  mode: 'day' | 'range';
+  from: string;
+  to: string;
+}
+
+/** The `data` of a 200: day mode lists one date's slots, range mode every date of the period. */
+export function availabilityData(ids: AnswerIds, period: AnswerPeriod, days: DaySlots[]) {
+  return period.mode === 'day'
+    ? { ...ids, date: period.from, slots: (days[0]?.slots ?? []).map(toSlotJson) }
+    : {
+        ...ids,
+        from: period.from,
+        to: period.to,
+        days: days.map((day) => ({ date: day.date.toString(), slots: day.slots.map(toSlotJson) })),
+      };
+}
+
+/**
+ * The bytes of a 200 exactly as ts-rest and Express write them on the main thread: the body checked against the
+ * contract by ts-rest's own `validateResponse` (whose output, in the schema's key order, is what gets written),
+ * then `JSON.stringify` as `res.json` does. A body that breaks the contract throws, as it does there.
+ */
+export function encodeAnswer(body: { data: ReturnType<typeof availabilityData> }, validate: boolean): Uint8Array {
+  const checked = validate
+    ? validateResponse({ appRoute: contract.availability.variant, response: { status: 200, body } }).body
+    : body;
+  // TextEncoder gives the bytes their own ArrayBuffer, which the worker can hand over without a copy.
+  return new TextEncoder().encode(JSON.stringify(checked));
+}
