@@ -3,6 +3,7 @@ import type { Db } from './connect.js';
 import * as domain from '../migrations/0001_domain.js';
 import * as rateLimits from '../migrations/0002_rate_limits.js';
 import * as webhooks from '../migrations/0003_webhooks.js';
+import * as snapshotLookups from '../migrations/0004_snapshot_lookups.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0001_domain': domain,
   '0002_rate_limits': rateLimits,
   '0003_webhooks': webhooks,
+  '0004_snapshot_lookups': snapshotLookups,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
