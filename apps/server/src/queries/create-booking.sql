@@ -31,9 +31,12 @@ select s.*,
               'start_ms', extract(epoch from b.start_at) * 1000, 'end_ms', extract(epoch from b.end_at) * 1000)), '[]')
        from venue_blocks b, w where b.venue_id = $16 and (b.daily or tstzrange(b.start_at, b.end_at) && w.r)) as blocks,
     (select coalesce(json_agg(json_build_object('id', e.id, 'capacity', e.capacity) order by e.id), '[]') from eligible_rooms e) as rooms,
-    (select coalesce(json_agg(json_build_object('room_id', h.room_id,
-              'start_ms', extract(epoch from lower(h.during)) * 1000, 'end_ms', extract(epoch from upper(h.during)) * 1000)), '[]')
-       from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r) as room_holds,
+    (select coalesce(json_agg(json_build_object('room_id', g.room_id, 'start_ms', g.starts, 'end_ms', g.ends)), '[]')
+       from (select h.room_id,
+                    json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
+                    json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
+               from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r
+               group by h.room_id) g) as room_holds,
     (select coalesce(json_agg(q.id order by q.id), '[]') from qualified q) as therapist_ids,
     (select coalesce(json_agg(json_build_object('therapist_id', s.therapist_id, 'days_of_week', s.days_of_week,
               'start_time', s.start_time, 'end_time', s.end_time)), '[]')
@@ -45,9 +48,13 @@ select s.*,
     (select coalesce(json_agg(json_build_object('therapist_id', a.therapist_id,
               'start_ms', extract(epoch from a.start_at) * 1000, 'end_ms', extract(epoch from a.end_at) * 1000)), '[]')
        from therapist_absences a, w where a.therapist_id in (select id from qualified) and tstzrange(a.start_at, a.end_at) && w.r) as absences,
-    (select coalesce(json_agg(json_build_object('therapist_id', h.therapist_id, 'venue_id', h.venue_id,
-              'start_ms', extract(epoch from lower(h.during)) * 1000, 'end_ms', extract(epoch from upper(h.during)) * 1000)), '[]')
-       from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r) as therapist_holds
+    (select coalesce(json_agg(json_build_object('therapist_id', g.therapist_id, 'venue_id', g.venue_id,
+              'start_ms', g.starts, 'end_ms', g.ends)), '[]')
+       from (select h.therapist_id, h.venue_id,
+                    json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
+                    json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
+               from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r
+               group by h.therapist_id, h.venue_id) g) as therapist_holds
 ) s;
 
 -- 3.

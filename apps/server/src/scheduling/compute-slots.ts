@@ -3,6 +3,7 @@ import { anyOverlap } from './interval-index.js';
 import { minutesOf, plainTimeOf } from './local-clock.js';
 import type { AvailabilitySnapshot } from './snapshot.js';
 import {
+  capacityAt,
   type FreeResources,
   type PreparedSnapshot,
   freeResources,
@@ -93,7 +94,7 @@ function slotsOf(
   const slots: ListedSlot[] = [];
   for (const candidate of candidates(prepared, day)) {
     const listed = evaluate(prepared, day, candidate, now, guestCount);
-    if (listed) slots.push(listed.slot);
+    if (listed) slots.push(listed);
   }
   return slots;
 }
@@ -106,10 +107,15 @@ function exactMs(instant: Temporal.Instant): number {
   return instant.epochNanoseconds % 1_000_000n === 0n ? instant.epochMilliseconds : Number.NaN;
 }
 
-/** The grid point starting at `startMs`, evaluated alone; undefined when it is not on the day's grid or not listed. */
+/**
+ * The grid point starting at `startMs`, evaluated alone, with the rooms and therapists free for it; undefined
+ * when it is not on the day's grid or not listed.
+ */
 function slotAt(prepared: PreparedSnapshot, day: VenueDay, startMs: number, now: Temporal.Instant, guestCount: number) {
   for (const candidate of candidates(prepared, day)) {
-    if (candidate.start === startMs) return evaluate(prepared, day, candidate, now, guestCount);
+    if (candidate.start !== startMs) continue;
+    const slot = evaluate(prepared, day, candidate, now, guestCount);
+    return slot && { slot, free: freeResources(prepared, day, slot.startMs, slot.endMs) };
   }
   return undefined;
 }
@@ -129,11 +135,9 @@ function evaluate(
   if (!inHours && !venue.allowOutOfHoursBooking) return undefined;
   if (start < now.epochMilliseconds + variant.leadTimeMinutes * MINUTE || anyOverlap(day.blocks, start, end))
     return undefined;
-  const free = freeResources(prepared, day, start, end);
-  const largestRoom = free.rooms.reduce((max, room) => Math.max(max, room.capacity), 0);
-  const availableCapacity = Math.min(largestRoom, free.therapistIds.length);
+  const availableCapacity = capacityAt(prepared, day, start, end);
   if (availableCapacity < Math.max(1, guestCount)) return undefined;
-  return { slot: new ListedSlot(start, end, localMinutes, !inHours, availableCapacity), free };
+  return new ListedSlot(start, end, localMinutes, !inHours, availableCapacity);
 }
 
 /**

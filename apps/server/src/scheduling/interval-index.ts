@@ -1,15 +1,16 @@
 /**
  * Intervals as epoch milliseconds. The slot loop compares tens of thousands of intervals per 62-day request;
- * Temporal.Instant objects (BigInt inside the polyfill) made it 20x slower, so instants become numbers at the
- * door of the computation (venue-day.ts) and Temporal values again on the way out.
+ * Temporal.Instant objects (BigInt inside the polyfill) made it 20x slower, so instants are numbers inside the
+ * computation (holds arrive as such, epoch-interval.ts; the rest is converted in venue-day.ts) and Temporal values
+ * again on the way out.
  */
 export interface Span {
-  start: number;
-  end: number;
+  startMs: number;
+  endMs: number;
 }
 
-/** Half-open [a.start, a.end) and [start, end) share an instant. */
-export const overlaps = (a: Span, start: number, end: number) => a.start < end && start < a.end;
+/** Half-open [a.startMs, a.endMs) and [start, end) share an instant. */
+export const overlaps = (a: Span, start: number, end: number) => a.startMs < end && start < a.endMs;
 
 export function anyOverlap(items: readonly Span[], start: number, end: number): boolean {
   return items.some((item) => overlaps(item, start, end));
@@ -23,15 +24,15 @@ export class SortedSpans<T extends Span> {
   private readonly items: T[];
 
   constructor(items: T[]) {
-    this.items = [...items].sort((a, b) => a.start - b.start);
+    this.items = [...items].sort((a, b) => a.startMs - b.startMs);
   }
 
-  overlapping(start: number, end: number): T[] {
-    const found: T[] = [];
-    for (let i = this.firstEndingAfter(start); i < this.items.length && this.items[i]!.start < end; i++) {
-      if (overlaps(this.items[i]!, start, end)) found.push(this.items[i]!);
+  /** Whether a hold overlapping [start, end) passes `test`; asked per candidate and resource, so nothing is collected. */
+  some(start: number, end: number, test: (item: T) => boolean): boolean {
+    for (let i = this.firstEndingAfter(start); i < this.items.length && this.items[i]!.startMs < end; i++) {
+      if (overlaps(this.items[i]!, start, end) && test(this.items[i]!)) return true;
     }
-    return found;
+    return false;
   }
 
   any(start: number, end: number): boolean {
@@ -44,7 +45,7 @@ export class SortedSpans<T extends Span> {
     let high = this.items.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.items[mid]!.end <= instant) low = mid + 1;
+      if (this.items[mid]!.endMs <= instant) low = mid + 1;
       else high = mid;
     }
     return low;

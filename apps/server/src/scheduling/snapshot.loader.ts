@@ -3,6 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { Db } from '../db/connect.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import type { AvailabilitySnapshot, VariantSnapshot } from './snapshot.js';
+import { RoomHold, TherapistHold } from './epoch-interval.js';
 import { isoFromEpochMs } from '../lib/instant.js';
 import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow } from './snapshot.query.js';
 
@@ -95,7 +96,10 @@ export function snapshotQuery(
 /** The snapshot of a row of selectSnapshotRow: times and dates as Temporal values, instants from epoch ms. */
 export function toSnapshot(venue: VenueRow, variant: SnapshotVariant, row: SnapshotRow): AvailabilitySnapshot {
   const timeZone = venue.timezone ?? 'UTC';
-  const { openings, blocks, rooms, shifts, overrides, absences } = row;
+  const { openings, blocks, rooms } = row;
+  const shifts = byTherapist(row.shifts);
+  const overrides = byTherapist(row.overrides);
+  const absences = byTherapist(row.absences);
 
   return {
     venue: {
@@ -127,32 +131,46 @@ export function toSnapshot(venue: VenueRow, variant: SnapshotVariant, row: Snaps
       leadTimeMinutes: variant.leadTimeMinutes,
     },
     rooms,
-    roomReservations: row.room_holds.map((r) => ({
-      roomId: r.room_id,
-      start: fromMs(r.start_ms),
-      end: fromMs(r.end_ms),
-    })),
+    roomReservations: unroll(row.room_holds, (g, start, end) => new RoomHold(g.room_id, start, end)),
     therapists: row.therapist_ids.map((id) => ({
       id,
-      shifts: shifts
-        .filter((s) => s.therapist_id === id)
-        .map((s) => ({ daysOfWeek: s.days_of_week, start: time(s.start_time), end: time(s.end_time) })),
-      overrides: overrides
-        .filter((o) => o.therapist_id === id)
-        .map((o) => ({
-          date: date(o.date),
-          start: o.start_time ? time(o.start_time) : null,
-          end: o.end_time ? time(o.end_time) : null,
-        })),
-      absences: absences
-        .filter((a) => a.therapist_id === id)
-        .map((a) => ({ start: fromMs(a.start_ms), end: fromMs(a.end_ms) })),
+      shifts: (shifts.get(id) ?? []).map((s) => ({
+        daysOfWeek: s.days_of_week,
+        start: time(s.start_time),
+        end: time(s.end_time),
+      })),
+      overrides: (overrides.get(id) ?? []).map((o) => ({
+        date: date(o.date),
+        start: o.start_time ? time(o.start_time) : null,
+        end: o.end_time ? time(o.end_time) : null,
+      })),
+      absences: (absences.get(id) ?? []).map((a) => ({ start: fromMs(a.start_ms), end: fromMs(a.end_ms) })),
     })),
-    therapistReservations: row.therapist_holds.map((r) => ({
-      therapistId: r.therapist_id,
-      venueId: r.venue_id,
-      start: fromMs(r.start_ms),
-      end: fromMs(r.end_ms),
-    })),
+    therapistReservations: unroll(
+      row.therapist_holds,
+      (g, start, end) => new TherapistHold(g.therapist_id, g.venue_id, start, end),
+    ),
   };
+}
+
+/** One hold per start of each group (the query's parallel arrays of starts and ends). */
+function unroll<G extends { start_ms: number[]; end_ms: number[] }, H>(
+  groups: G[],
+  hold: (group: G, startMs: number, endMs: number) => H,
+): H[] {
+  const holds: H[] = [];
+  for (const group of groups)
+    for (let i = 0; i < group.start_ms.length; i++) holds.push(hold(group, group.start_ms[i]!, group.end_ms[i]!));
+  return holds;
+}
+
+/** Rows grouped by therapist in one pass, in their order: filtering the rows once per therapist grew as their square. */
+function byTherapist<T extends { therapist_id: string }>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.therapist_id);
+    if (group) group.push(row);
+    else groups.set(row.therapist_id, [row]);
+  }
+  return groups;
 }

@@ -12,12 +12,14 @@ export interface SnapshotRow {
     end_ms: number | null;
   }[];
   rooms: { id: string; capacity: number }[];
-  room_holds: { room_id: string; start_ms: number; end_ms: number }[];
+  /** Per room, its holds sorted by start: starts and ends as parallel arrays. */
+  room_holds: { room_id: string; start_ms: number[]; end_ms: number[] }[];
   therapist_ids: string[];
   shifts: { therapist_id: string; days_of_week: number[]; start_time: string; end_time: string }[];
   overrides: { therapist_id: string; date: string; start_time: string | null; end_time: string | null }[];
   absences: { therapist_id: string; start_ms: number; end_ms: number }[];
-  therapist_holds: { therapist_id: string; venue_id: string; start_ms: number; end_ms: number }[];
+  /** Per therapist and venue, its holds sorted by start, as room_holds. */
+  therapist_holds: { therapist_id: string; venue_id: string; start_ms: number[]; end_ms: number[] }[];
 }
 
 export interface SnapshotQuery {
@@ -35,7 +37,10 @@ export interface SnapshotQuery {
 /**
  * Eligible rooms (the treatment's, or every room of the venue when it names none) and qualified therapists
  * (every required skill, a shift or an override at this venue), with their holds in the window.
- * Instants come back as epoch milliseconds: parsing thousands of timestamp strings was the cost.
+ * Instants come back as epoch milliseconds: parsing thousands of timestamp strings was the cost. Holds come
+ * grouped by room or therapist as parallel arrays of starts and ends, each sorted by start (no two holds of one
+ * resource share a start: the exclusion constraints): one JSON object per hold made building and parsing the
+ * answer cost twice as much for a large venue's 62 days (tens of thousands of holds).
  */
 export async function selectSnapshotRow(db: Db, q: SnapshotQuery): Promise<SnapshotRow> {
   const { rows } = await snapshotSql(q).execute(db);
@@ -65,9 +70,12 @@ export function snapshotSql(q: SnapshotQuery) {
                 'start_ms', extract(epoch from b.start_at) * 1000, 'end_ms', extract(epoch from b.end_at) * 1000)), '[]')
          from venue_blocks b, w where b.venue_id = ${q.venueId} and (b.daily or tstzrange(b.start_at, b.end_at) && w.r)) as blocks,
       (select coalesce(json_agg(json_build_object('id', e.id, 'capacity', e.capacity) order by e.id), '[]') from eligible_rooms e) as rooms,
-      (select coalesce(json_agg(json_build_object('room_id', h.room_id,
-                'start_ms', extract(epoch from lower(h.during)) * 1000, 'end_ms', extract(epoch from upper(h.during)) * 1000)), '[]')
-         from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r) as room_holds,
+      (select coalesce(json_agg(json_build_object('room_id', g.room_id, 'start_ms', g.starts, 'end_ms', g.ends)), '[]')
+         from (select h.room_id,
+                      json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
+                      json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
+                 from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r
+                 group by h.room_id) g) as room_holds,
       (select coalesce(json_agg(q.id order by q.id), '[]') from qualified q) as therapist_ids,
       (select coalesce(json_agg(json_build_object('therapist_id', s.therapist_id, 'days_of_week', s.days_of_week,
                 'start_time', s.start_time, 'end_time', s.end_time)), '[]')
@@ -79,8 +87,12 @@ export function snapshotSql(q: SnapshotQuery) {
       (select coalesce(json_agg(json_build_object('therapist_id', a.therapist_id,
                 'start_ms', extract(epoch from a.start_at) * 1000, 'end_ms', extract(epoch from a.end_at) * 1000)), '[]')
          from therapist_absences a, w where a.therapist_id in (select id from qualified) and tstzrange(a.start_at, a.end_at) && w.r) as absences,
-      (select coalesce(json_agg(json_build_object('therapist_id', h.therapist_id, 'venue_id', h.venue_id,
-                'start_ms', extract(epoch from lower(h.during)) * 1000, 'end_ms', extract(epoch from upper(h.during)) * 1000)), '[]')
-         from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r) as therapist_holds
+      (select coalesce(json_agg(json_build_object('therapist_id', g.therapist_id, 'venue_id', g.venue_id,
+                'start_ms', g.starts, 'end_ms', g.ends)), '[]')
+         from (select h.therapist_id, h.venue_id,
+                      json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
+                      json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
+                 from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r
+                 group by h.therapist_id, h.venue_id) g) as therapist_holds
   `;
 }

@@ -2,13 +2,19 @@ import type { Temporal } from 'temporal-polyfill';
 import { anyOverlap, indexBy, type SortedSpans, type Span } from './interval-index.js';
 import { edgeOf, localClock } from './local-clock.js';
 import { apiDayOfWeek, type DayHours, hoursOn } from './operating-hours.js';
-import type { AvailabilitySnapshot, RoomSnapshot } from './snapshot.js';
+import type { AvailabilitySnapshot, Interval, RoomSnapshot } from './snapshot.js';
+import { EpochInterval } from './epoch-interval.js';
 
 const MINUTE = 60_000;
-const ms = (interval: { start: Temporal.Instant; end: Temporal.Instant }): Span => ({
-  start: interval.start.epochMilliseconds,
-  end: interval.end.epochMilliseconds,
-});
+/**
+ * The interval with its epoch ms. A hold read from the database carries them already and is indexed as it is
+ * (copying tens of thousands of holds was most of the cost of preparing); one built with Temporal values is copied.
+ */
+function spanned<T extends Interval>(interval: T): T & Span {
+  return interval instanceof EpochInterval
+    ? interval
+    : { ...interval, startMs: interval.start.epochMilliseconds, endMs: interval.end.epochMilliseconds };
+}
 
 /** The snapshot indexed once, as epoch-ms spans, for every day computed from it. */
 export interface PreparedSnapshot {
@@ -28,16 +34,10 @@ export function prepare(snapshot: AvailabilitySnapshot): PreparedSnapshot {
   return {
     snapshot,
     openings: new Map(snapshot.venue.oneTimeOpenings.map((o) => [o.date.toString(), o])),
-    blocks: snapshot.venue.blocks.map(ms),
-    roomHolds: indexBy(
-      snapshot.roomReservations.map((r) => ({ ...ms(r), roomId: r.roomId })),
-      (r) => r.roomId,
-    ),
-    therapistHolds: indexBy(
-      snapshot.therapistReservations.map((r) => ({ ...ms(r), therapistId: r.therapistId, venueId: r.venueId })),
-      (r) => r.therapistId,
-    ),
-    absences: new Map(snapshot.therapists.map((t) => [t.id, t.absences.map(ms)])),
+    blocks: snapshot.venue.blocks.map(spanned),
+    roomHolds: indexBy(snapshot.roomReservations.map(spanned), (r) => r.roomId),
+    therapistHolds: indexBy(snapshot.therapistReservations.map(spanned), (r) => r.therapistId),
+    absences: new Map(snapshot.therapists.map((t) => [t.id, t.absences.map(spanned)])),
     rooms: [...snapshot.rooms].sort((a, b) => a.capacity - b.capacity || a.id.localeCompare(b.id)),
     therapistIds: snapshot.therapists.map((t) => t.id).sort(),
   };
@@ -60,8 +60,8 @@ export function venueDay(prepared: PreparedSnapshot, date: Temporal.PlainDate): 
   if (!hours) return null;
   const clock = localClock(date, venue.timeZone);
   const local = (start: Temporal.PlainTime, end: Temporal.PlainTime): Span => ({
-    start: edgeOf(date, venue.timeZone, clock, start),
-    end: edgeOf(date, venue.timeZone, clock, end),
+    startMs: edgeOf(date, venue.timeZone, clock, start),
+    endMs: edgeOf(date, venue.timeZone, clock, end),
   });
 
   const shifts = new Map<string, Span[]>();
@@ -80,8 +80,8 @@ export function venueDay(prepared: PreparedSnapshot, date: Temporal.PlainDate): 
     date,
     hours,
     clock,
-    opensAt: open.start,
-    closesAt: open.end,
+    opensAt: open.startMs,
+    closesAt: open.endMs,
     blocks: [...venue.dailyBlocks.map((b) => local(b.start, b.end)), ...prepared.blocks],
     shifts,
   };
@@ -95,17 +95,51 @@ export interface FreeResources {
 
 /** What is free for [start, end) on that day. */
 export function freeResources(prepared: PreparedSnapshot, day: VenueDay, start: number, end: number): FreeResources {
-  const { venue } = prepared.snapshot;
-  const roomEnd = end + venue.roomTurnoverBufferMinutes * MINUTE;
-  const rooms = prepared.rooms.filter((room) => !prepared.roomHolds.get(room.id)?.any(start, roomEnd));
+  const roomEnd = end + prepared.snapshot.venue.roomTurnoverBufferMinutes * MINUTE;
+  return {
+    rooms: prepared.rooms.filter((room) => roomFree(prepared, room, start, roomEnd)),
+    therapistIds: prepared.therapistIds.filter((id) => therapistFree(prepared, day, id, start, end)),
+  };
+}
 
+/**
+ * The capacity freeResources implies for [start, end): the largest free room's, capped by the number of free
+ * therapists. Listing a slot needs only this number, so rooms are tried largest first until one is free and
+ * therapists are counted only up to that capacity: a slot costs a few checks, not one per room and therapist.
+ */
+export function capacityAt(prepared: PreparedSnapshot, day: VenueDay, start: number, end: number): number {
+  const roomEnd = end + prepared.snapshot.venue.roomTurnoverBufferMinutes * MINUTE;
+  let largestRoom = 0;
+  for (let i = prepared.rooms.length - 1; i >= 0; i--) {
+    const room = prepared.rooms[i]!;
+    if (roomFree(prepared, room, start, roomEnd)) {
+      largestRoom = Math.max(0, room.capacity);
+      break;
+    }
+  }
+  let therapists = 0;
+  for (const id of prepared.therapistIds) {
+    if (therapists >= largestRoom) break;
+    if (therapistFree(prepared, day, id, start, end)) therapists++;
+  }
+  return Math.min(largestRoom, therapists);
+}
+
+/** A room's holds already include their turnover; `roomEnd` adds the slot's own. */
+function roomFree(prepared: PreparedSnapshot, room: RoomSnapshot, start: number, roomEnd: number): boolean {
+  return !prepared.roomHolds.get(room.id)?.any(start, roomEnd);
+}
+
+function therapistFree(prepared: PreparedSnapshot, day: VenueDay, id: string, start: number, end: number): boolean {
+  const { venue } = prepared.snapshot;
+  const onShift = day.shifts.get(id)?.some((w) => w.startMs <= start && end <= w.endMs);
+  if (!onShift || anyOverlap(prepared.absences.get(id) ?? [], start, end)) return false;
+  // A hold elsewhere must keep the inter-venue buffer; a hold here must only not overlap.
   const buffer = venue.interVenueBufferMinutes * MINUTE;
-  const therapistIds = prepared.therapistIds.filter((id) => {
-    const onShift = day.shifts.get(id)?.some((w) => w.start <= start && end <= w.end);
-    if (!onShift || anyOverlap(prepared.absences.get(id) ?? [], start, end)) return false;
-    // A hold elsewhere must keep the inter-venue buffer; a hold here must only not overlap.
-    const holds = prepared.therapistHolds.get(id)?.overlapping(start - buffer, end + buffer) ?? [];
-    return !holds.some((hold) => hold.venueId !== venue.id || (hold.start < end && start < hold.end));
-  });
-  return { rooms, therapistIds };
+  const holds = prepared.therapistHolds.get(id);
+  return !holds?.some(
+    start - buffer,
+    end + buffer,
+    (hold) => hold.venueId !== venue.id || (hold.startMs < end && start < hold.endMs),
+  );
 }

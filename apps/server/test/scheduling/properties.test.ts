@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { computeDays, decideBooking } from '../../src/scheduling/index.js';
+import { computeDays, decideBooking, RoomHold, TherapistHold } from '../../src/scheduling/index.js';
 import type { AvailabilitySnapshot, Interval } from '../../src/scheduling/index.js';
 import { d, EVERY_DAY, makeSnapshot, therapistSnapshot } from './factory.js';
 
@@ -173,6 +173,34 @@ describe('computeDays properties (fast-check)', () => {
             .add({ minutes: q * 15 });
           if (!listed.has(instant.toString()))
             expect(decideBooking(snapshot, instant, NOW, guests)?.slot).toBeUndefined();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('answers the same from holds kept as epoch milliseconds (as loaded) as from holds built with Temporal values', () => {
+    fc.assert(
+      fc.property(snapshotArb, ({ snapshot, guests }) => {
+        const loaded: AvailabilitySnapshot = {
+          ...snapshot,
+          roomReservations: snapshot.roomReservations.map(
+            (h) => new RoomHold(h.roomId, h.start.epochMilliseconds, h.end.epochMilliseconds),
+          ),
+          therapistReservations: snapshot.therapistReservations.map(
+            (h) => new TherapistHold(h.therapistId, h.venueId, h.start.epochMilliseconds, h.end.epochMilliseconds),
+          ),
+        };
+        const show = (s: AvailabilitySnapshot) =>
+          computeDays(s, { from: FROM, to: TO }, NOW, guests).map((day) =>
+            day.slots.map((slot) => [slot.start.toString(), slot.outOfHours, slot.availableCapacity]),
+          );
+        expect(show(loaded)).toEqual(show(snapshot));
+        for (let q = 0; q < 3 * 96; q++) {
+          const instant = FROM.toZonedDateTime({ timeZone: snapshot.venue.timeZone })
+            .toInstant()
+            .add({ minutes: q * 15 });
+          expect(decideBooking(loaded, instant, NOW, guests)).toEqual(decideBooking(snapshot, instant, NOW, guests));
         }
       }),
       { numRuns: 60 },
