@@ -1,6 +1,6 @@
 import { contract } from '@spa/contract';
 import { validateResponse } from '@ts-rest/core';
-import type { DaySlots } from '../scheduling/index.js';
+import type { DaySlots } from '../scheduling/computation.js';
 import { toSlotJson } from './slot.mapper.js';
 
 export interface AnswerIds {

@@ -1,6 +1,6 @@
 import { move } from 'piscina';
 import { Temporal } from 'temporal-polyfill';
-import { computeDays, type SnapshotRow, type SnapshotVariant, toSnapshot } from '../scheduling/index.js';
+import { computeDays, type SnapshotRow, type SnapshotVariant, toSnapshot } from '../scheduling/computation.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import { type AnswerPeriod, availabilityData, encodeAnswer } from './availability-answer.js';
 
