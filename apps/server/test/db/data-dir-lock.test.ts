@@ -58,16 +58,20 @@ describe.skipIf(testDbKind !== 'pglite')('the embedded DATA_DIR lock', () => {
       writeFileSync(lockFileOf(data), String(dead));
       return data;
     });
-    // Each contender walks the same directories in the same order from the same moment, keeping what it wins.
+    // Each contender walks the same directories in the same order from the same moment, keeping what it wins,
+    // and lives until every contender has walked them all: a lock whose holder has exited is stale, and rightly
+    // taken over by a slower contender.
     const go = join(dir, 'go');
+    const release = join(dir, 'release');
     const contender = `
       import { existsSync, writeFileSync } from 'node:fs';
       import { lockDataDir } from ${JSON.stringify(lockModule)};
-      const [ready, go, ...dirs] = process.argv.slice(1);
+      const [ready, go, release, ...dirs] = process.argv.slice(1);
       writeFileSync(ready, '');
       while (!existsSync(go));
       const won = dirs.map((d) => { try { lockDataDir(d); return 1; } catch { return 0; } });
-      process.stdout.write(won.join(''));`;
+      writeFileSync(ready + '.won', won.join(''));
+      while (!existsSync(release)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);`;
     const contenders = [0, 1, 2, 3].map((i) =>
       run(process.execPath, [
         '--import',
@@ -77,13 +81,18 @@ describe.skipIf(testDbKind !== 'pglite')('the embedded DATA_DIR lock', () => {
         contender,
         join(dir, `ready-${i}`),
         go,
+        release,
         ...dirs,
       ]),
     );
     while (![0, 1, 2, 3].every((i) => existsSync(join(dir, `ready-${i}`)))) await setTimeout(20);
     writeFileSync(go, '');
-    const results = await Promise.all(contenders);
-    const winners = dirs.map((_, i) => results.filter((r) => r.stdout[i] === '1').length);
+    const won = (i: number) => join(dir, `ready-${i}.won`);
+    while (![0, 1, 2, 3].every((i) => existsSync(won(i)))) await setTimeout(20);
+    writeFileSync(release, '');
+    await Promise.all(contenders);
+    const results = [0, 1, 2, 3].map((i) => readFileSync(won(i), 'utf8'));
+    const winners = dirs.map((_, i) => results.filter((r) => r[i] === '1').length);
     expect(winners.filter((n) => n !== 1)).toEqual([]);
   });
 });
