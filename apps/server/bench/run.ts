@@ -1,10 +1,11 @@
 import { benchAvailability } from './availability.bench.js';
 import { benchBookings } from './bookings.bench.js';
 import { benchFaults } from './faults.bench.js';
+import { benchHotPath } from './hotpath.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 
 /**
- * `pnpm bench [availability|bookings|faults|webhooks]`: prints the figures and the comparison with their targets.
+ * `pnpm bench [availability|bookings|faults|hotpath|webhooks]`: prints the figures and the comparison with their targets.
  * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
  */
 const which = process.argv[2] ?? 'all';
@@ -17,6 +18,7 @@ if (which === 'all' || which === 'availability') {
 }
 if (which === 'all' || which === 'bookings') out(await benchBookings());
 if (which === 'all' || which === 'faults') out(await benchFaults());
+if (which === 'all' || which === 'hotpath') out(await benchHotPath());
 if (which === 'all' || which === 'webhooks') {
   out(await benchWebhooks('postgres', 600, 50));
   if (process.env.BENCH_SKIP_PGLITE !== 'true') out(await benchWebhooks('pglite', 200, 10));
