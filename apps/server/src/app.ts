@@ -16,6 +16,7 @@ import { errorMapper } from './http/error-mapper.js';
 import { jsonBody, rejectBadBody } from './http/json-body.js';
 import { redactUrl } from './http/redact-url.js';
 import { requestId } from './http/request-id.js';
+import { checkResponses } from './http/response-check.js';
 import { rejectNulCharacters, rejectUndecodablePath } from './http/unsafe-input.js';
 import { createLogger } from './logger.js';
 import { httpMetrics } from './metrics/http-metrics.js';
@@ -84,10 +85,13 @@ export function createApp(deps: AppDeps): Express {
     availability: availabilityRouter(routeDeps),
     bookings: bookingsRouter(routeDeps),
   });
-  createExpressEndpoints(contract, router, app, {
+  // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
+  // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
+  const validated = deps.config.responseValidation ?? true;
+  createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, app, {
     logInitialization: false,
     jsonQuery: false,
-    responseValidation: true,
+    responseValidation: false,
     globalMiddleware,
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),
   });
