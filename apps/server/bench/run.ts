@@ -3,11 +3,12 @@ import { benchBookings } from './bookings.bench.js';
 import { benchFairness } from './fairness.bench.js';
 import { benchFaults } from './faults.bench.js';
 import { benchGrowth } from './growth.bench.js';
+import { benchHotPath } from './hotpath.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 
 /**
- * `pnpm bench [availability|bookings|faults|webhooks|growth|fairness]`: prints the figures and the comparison with
- * their targets.
+ * `pnpm bench [availability|bookings|faults|hotpath|webhooks|growth|fairness]`: prints the figures and the
+ * comparison with their targets.
  * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
  */
 const which = process.argv[2] ?? 'all';
@@ -20,6 +21,7 @@ if (which === 'all' || which === 'availability') {
 }
 if (which === 'all' || which === 'bookings') out(await benchBookings());
 if (which === 'all' || which === 'faults') out(await benchFaults());
+if (which === 'all' || which === 'hotpath') out(await benchHotPath());
 if (which === 'all' || which === 'growth') out(await benchGrowth());
 if (which === 'all' || which === 'webhooks') {
   out(await benchWebhooks('postgres', 600, 50));

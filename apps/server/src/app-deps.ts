@@ -13,7 +13,9 @@ import type { Clock } from './lib/clock.js';
 export interface AppDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'rateLimitEnforced' | 'keyEncryptionKey' | 'publicUrl'> & Partial<Pick<Config, 'metricsToken'>>;
+  /** Without `responseValidation`, every answer is checked against the contract (http/response-check.ts). */
+  config: Pick<Config, 'rateLimitEnforced' | 'keyEncryptionKey' | 'publicUrl'> &
+    Partial<Pick<Config, 'metricsToken' | 'responseValidation'>>;
   logger?: Logger;
   /** The PostgreSQL pool, when there is one: the rate limits count in its database, shared by every process. */
   pool?: pg.Pool | undefined;

@@ -1,7 +1,6 @@
 import { contract } from '@spa/contract';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express, type RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import type { AppDeps, RouteDeps } from './app-deps.js';
 import { KeyVault } from './auth/api-key.js';
@@ -15,8 +14,9 @@ import { Lifecycle } from './health/lifecycle.js';
 import { RouteNotFoundError, ServiceUnavailableError } from './errors/domain-errors.js';
 import { errorMapper } from './http/error-mapper.js';
 import { jsonBody, rejectBadBody } from './http/json-body.js';
-import { redactUrl } from './http/redact-url.js';
+import { requestLog } from './http/request-log.js';
 import { requestId } from './http/request-id.js';
+import { checkResponses } from './http/response-check.js';
 import { rejectNulCharacters, rejectUndecodablePath } from './http/unsafe-input.js';
 import { createLogger } from './logger.js';
 import { httpMetrics } from './metrics/http-metrics.js';
@@ -47,21 +47,7 @@ export function createApp(deps: AppDeps): Express {
   // Probes and scrapes come before the request log: they arrive every few seconds and need no key.
   app.use(healthRouter(deps.db, lifecycle));
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (_req, res) => res.getHeader('X-Request-Id') as string,
-      customProps: (_req, res) => ({ key_id: (res.locals as { principal?: { keyId: string } }).principal?.keyId }),
-      serializers: {
-        // A key a partner put in the URL (`?api_key=`, or the path) never reaches the log.
-        req: (req: { method: string; url: string; id: string }) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          id: req.id,
-        }),
-      },
-    }),
-  );
+  app.use(requestLog(logger));
   // Until the database is migrated (main.ts retries while it comes up), the API answers 503 with Retry-After.
   app.use('/v1', (_req, _res, next) =>
     next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined),
@@ -90,10 +76,13 @@ export function createApp(deps: AppDeps): Express {
     availability: availabilityRouter(routeDeps),
     bookings: bookingsRouter(routeDeps),
   });
-  createExpressEndpoints(contract, router, app, {
+  // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
+  // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
+  const validated = deps.config.responseValidation ?? true;
+  createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, app, {
     logInitialization: false,
     jsonQuery: false,
-    responseValidation: true,
+    responseValidation: false,
     globalMiddleware,
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),
   });

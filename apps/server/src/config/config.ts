@@ -14,6 +14,8 @@ export interface Config {
   /** 32 bytes; derives the HMAC and AES keys of API keys. */
   keyEncryptionKey: Buffer;
   rateLimitEnforced: boolean;
+  /** Every answer parsed against the contract and checked unchanged by it (the test suite always does). */
+  responseValidation: boolean;
   demoData: boolean;
   /** Public base URL written into docs and printed at start. */
   publicUrl: string;
@@ -59,6 +61,7 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
     dataDir,
     keyEncryptionKey: loadKeyEncryptionKey(env, dataDir, logger),
     rateLimitEnforced: env.RATE_LIMIT_ENFORCED === 'true',
+    responseValidation: env.RESPONSE_VALIDATION === 'true',
     demoData: env.DEMO_DATA !== 'off',
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.js';
 import { BOOKING_COLUMNS } from '../db/columns.js';
+import { compiledQuery } from '../db/compiled-query.js';
 
 /** Customers of the organisation with at least one booking at the venue (any status). */
 export async function listVenueCustomers(
@@ -35,19 +36,49 @@ export async function listVenueCustomers(
   return { rows, total: Number(total.count) };
 }
 
-/** True when the customer belongs to the venue's organisation and has booked there at least once. */
-export async function isVenueCustomer(db: Db, venue: { id: string; organisation_id: string }, customerId: string) {
-  const row = await db
+interface VenueCustomer {
+  customerId: string;
+  venueId: string;
+  organisationId: string;
+}
+
+const venueCustomerBooking = compiledQuery((db, p: VenueCustomer) =>
+  db
     .selectFrom('bookings')
     .innerJoin('customers', 'customers.id', 'bookings.customer_id')
     .select('bookings.id')
-    .where('bookings.customer_id', '=', customerId)
-    .where('bookings.venue_id', '=', venue.id)
-    .where('customers.organisation_id', '=', venue.organisation_id)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('bookings.customer_id', '=', p.customerId)
+    .where('bookings.venue_id', '=', p.venueId)
+    .where('customers.organisation_id', '=', p.organisationId)
+    .limit(1),
+);
+
+/** True when the customer belongs to the venue's organisation and has booked there at least once. */
+export async function isVenueCustomer(db: Db, venue: { id: string; organisation_id: string }, customerId: string) {
+  const rows = await venueCustomerBooking(db, { customerId, venueId: venue.id, organisationId: venue.organisation_id });
+  return rows.length > 0;
 }
+
+interface HistoryPage {
+  customerId: string;
+  venueId: string;
+  offset: number;
+  limit: number;
+}
+
+const history = (db: Db, p: HistoryPage) =>
+  db.selectFrom('bookings').where('customer_id', '=', p.customerId).where('venue_id', '=', p.venueId);
+const historyPage = compiledQuery((db, p: HistoryPage) =>
+  history(db, p)
+    .select(BOOKING_COLUMNS)
+    .orderBy('start_at', 'desc')
+    .orderBy('booking_number', 'desc')
+    .offset(p.offset)
+    .limit(p.limit),
+);
+const historyCount = compiledQuery((db, p: HistoryPage) =>
+  history(db, p).select((eb) => eb.fn.countAll<number>().as('count')),
+);
 
 /** One customer's bookings at one venue, newest start first. */
 export async function listCustomerBookings(
@@ -56,16 +87,7 @@ export async function listCustomerBookings(
   customerId: string,
   page: { offset: number; limit: number },
 ) {
-  const query = db.selectFrom('bookings').where('customer_id', '=', customerId).where('venue_id', '=', venueId);
-  const [rows, total] = await Promise.all([
-    query
-      .select(BOOKING_COLUMNS)
-      .orderBy('start_at', 'desc')
-      .orderBy('booking_number', 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.count) };
+  const p = { customerId, venueId, ...page };
+  const [rows, [total]] = await Promise.all([historyPage(db, p), historyCount(db, p)]);
+  return { rows, total: Number(total!.count) };
 }

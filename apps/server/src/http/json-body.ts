@@ -15,6 +15,10 @@ export const BODY_DEADLINE_MS = 10_000;
  */
 export function jsonBody(deadlineMs = BODY_DEADLINE_MS): RequestHandler {
   return (req, res, next) => {
+    // No body announced (most requests are GETs): body-parser sets the empty body at once, there is nothing to
+    // time and no error to hold back, so no timer is made.
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined)
+      return parse(req, res, next);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

@@ -1,5 +1,6 @@
 import type { VenueDetail, VenueSummary } from '@spa/contract';
 import type { z } from 'zod';
+import type { CancellationPolicyJson } from '../db/schema.js';
 import type { VenueRow } from './venues.repository.js';
 
 type SummaryRow = Pick<VenueRow, keyof z.infer<typeof VenueSummary>>;
@@ -45,6 +46,14 @@ export function toVenueDetail(row: VenueRow): z.infer<typeof VenueDetail> {
     out_of_hours_surcharge_percent: row.out_of_hours_surcharge_percent,
     room_turnover_buffer_minutes: row.room_turnover_buffer_minutes,
     inter_venue_buffer_minutes: row.inter_venue_buffer_minutes,
-    cancellation_policy: row.cancellation_policy,
+    cancellation_policy: toCancellationPolicy(row.cancellation_policy),
   };
+}
+
+type Tier = CancellationPolicyJson['partner'][number];
+const toTier = (tier: Tier): Tier => ({ min_hours_before: tier.min_hours_before, fee_percent: tier.fee_percent });
+
+/** jsonb keeps an object's keys sorted: the tiers are rebuilt in the contract's order, as its parse wrote them. */
+function toCancellationPolicy(policy: CancellationPolicyJson): CancellationPolicyJson {
+  return { partner: policy.partner.map(toTier), customer: policy.customer.map(toTier) };
 }

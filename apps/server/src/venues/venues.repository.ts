@@ -1,4 +1,5 @@
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
+import { compiledQuery } from '../db/compiled-query.js';
 import type { Db } from '../db/connect.js';
 import { venueVariant } from '../treatments/treatments.repository.js';
 
@@ -51,40 +52,72 @@ export interface VenueScope {
   venueId: string | null;
 }
 
+interface VenuePage {
+  organisationId: string;
+  venueId: string;
+  limit: number;
+  offset: number;
+}
+
+/** Active venues of an organisation, or its one venue for a venue-restricted key. */
+const activeVenues = (db: Db, p: VenuePage, oneVenue: boolean) => {
+  const query = db.selectFrom('venues').where('organisation_id', '=', p.organisationId).where('status', '=', 'active');
+  return oneVenue ? query.where('id', '=', p.venueId) : query;
+};
+const page = (db: Db, p: VenuePage, oneVenue: boolean) =>
+  activeVenues(db, p, oneVenue).select(SUMMARY_COLUMNS).orderBy('name').orderBy('id').offset(p.offset).limit(p.limit);
+const count = (db: Db, p: VenuePage, oneVenue: boolean) =>
+  activeVenues(db, p, oneVenue).select((eb) => eb.fn.countAll<number>().as('count'));
+const venuesPage = {
+  all: compiledQuery((db, p: VenuePage) => page(db, p, false)),
+  one: compiledQuery((db, p: VenuePage) => page(db, p, true)),
+};
+const venuesCount = {
+  all: compiledQuery((db, p: VenuePage) => count(db, p, false)),
+  one: compiledQuery((db, p: VenuePage) => count(db, p, true)),
+};
+
 /** Active venues the key may see, ordered by name then id so pages are stable. */
-export async function listVenues(db: Db, scope: VenueScope, page: { offset: number; limit: number }) {
-  let query = db
-    .selectFrom('venues')
-    .where('organisation_id', '=', scope.organisationId)
-    .where('status', '=', 'active');
-  if (scope.venueId) query = query.where('id', '=', scope.venueId);
-  const [rows, total] = await Promise.all([
-    query.select(SUMMARY_COLUMNS).orderBy('name').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.count) };
+export async function listVenues(db: Db, scope: VenueScope, window: { offset: number; limit: number }) {
+  const which = scope.venueId ? 'one' : 'all';
+  const p = { organisationId: scope.organisationId, venueId: scope.venueId ?? '', ...window };
+  const [rows, [total]] = await Promise.all([venuesPage[which](db, p), venuesCount[which](db, p)]);
+  return { rows, total: Number(total!.count) };
 }
 
 /** A venue by id, or by slug within an organisation (slugs are unique per organisation only). */
 export type VenueKey = { id: string } | { organisationId: string; slug: string };
 
-function selectVenue(db: Db, key: VenueKey) {
-  const query = db.selectFrom('venues').select(DETAIL_COLUMNS);
-  return 'id' in key
-    ? query.where('id', '=', key.id)
-    : query.where('organisation_id', '=', key.organisationId).where('slug', '=', key.slug);
-}
+const selectVenue = (db: Db) => db.selectFrom('venues').select(DETAIL_COLUMNS);
+const byId = (db: Db, p: { id: string }) => selectVenue(db).where('id', '=', p.id);
+const bySlug = (db: Db, p: { organisationId: string; slug: string }) =>
+  selectVenue(db).where('organisation_id', '=', p.organisationId).where('slug', '=', p.slug);
+const venueById = compiledQuery(byId);
+const venueBySlug = compiledQuery(bySlug);
 
 export async function findVenue(db: Db, key: VenueKey) {
-  return selectVenue(db, key).executeTakeFirst();
+  const [row] = 'id' in key ? await venueById(db, key) : await venueBySlug(db, key);
+  return row;
 }
+
+/** The variant (null when the venue has no such variant) beside the venue's columns. */
+const withVariant = <Q extends ReturnType<typeof selectVenue>>(query: Q, variantId: string) =>
+  query.select((eb) => jsonObjectFrom(venueVariant(eb, variantId)).as('variant'));
+const venueWithVariantById = compiledQuery((db, p: { id: string; variantId: string }) =>
+  withVariant(byId(db, p), p.variantId),
+);
+const venueWithVariantBySlug = compiledQuery((db, p: { organisationId: string; slug: string; variantId: string }) =>
+  withVariant(bySlug(db, p), p.variantId),
+);
 
 /**
  * The venue and one variant bookable there (null when the venue has no such variant), in one round trip:
  * availability and booking requests name both, and each round trip costs more than this SQL.
  */
 export async function findVenueWithVariant(db: Db, key: VenueKey, variantId: string) {
-  return selectVenue(db, key)
-    .select((eb) => jsonObjectFrom(venueVariant(eb, variantId)).as('variant'))
-    .executeTakeFirst();
+  const [row] =
+    'id' in key
+      ? await venueWithVariantById(db, { ...key, variantId })
+      : await venueWithVariantBySlug(db, { ...key, variantId });
+  return row;
 }

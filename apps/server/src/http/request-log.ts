@@ -1,0 +1,95 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Bindings, LogFn, Logger } from 'pino';
+import { redactUrl } from './redact-url.js';
+import { requestIdOf } from './request-id.js';
+
+/** What request code logs through (`req.log`): every line carries the request, and what child() bound. */
+export interface RequestLogger {
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+  child(bindings: Bindings): RequestLogger;
+}
+
+type Source = { root: Logger; req: Request; res: Response } | { parent: LazyRequestLogger; bindings: Bindings };
+
+/**
+ * `req.log`, a pino child logger made only when a line is written through it. Most requests write only their
+ * completion line, yet pino-http built two or three child loggers for each (serializing the request every time)
+ * and authentication one more. Plain methods and no closures: each closure made per request costs its allocation
+ * and, under tsx, a `__name` call.
+ */
+class LazyRequestLogger implements RequestLogger {
+  #logger: Logger | undefined;
+
+  constructor(private readonly source: Source) {}
+
+  child(bindings: Bindings): RequestLogger {
+    return new LazyRequestLogger({ parent: this, bindings });
+  }
+
+  info(...args: Parameters<LogFn>): void {
+    this.logger().info(...args);
+  }
+
+  warn(...args: Parameters<LogFn>): void {
+    this.logger().warn(...args);
+  }
+
+  error(...args: Parameters<LogFn>): void {
+    this.logger().error(...args);
+  }
+
+  logger(): Logger {
+    if (this.#logger) return this.#logger;
+    const source = this.source;
+    this.#logger =
+      'root' in source
+        ? source.root.child({ req: requestBinding(source.req, source.res) })
+        : source.parent.logger().child(source.bindings);
+    return this.#logger;
+  }
+}
+
+/** The request as every line shows it: a key a partner put in the URL never reaches the log. */
+function requestBinding(req: Request, res: Response) {
+  return { method: req.method, url: redactUrl(req.originalUrl), id: requestIdOf(res) };
+}
+
+const STARTED = Symbol('request log: started');
+const LOGGED = Symbol('request log: logged');
+type Logged = Response & { [STARTED]: number; [LOGGED]?: true };
+
+/**
+ * One line per request once it is answered (or its connection closed), as pino-http wrote it: the request,
+ * the key, the status and headers sent, the time taken; `request errored` with an error for a 5xx.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  function complete(res: Logged, error: Error | undefined) {
+    if (res[LOGGED]) return;
+    res[LOGGED] = true;
+    const line = {
+      req: requestBinding(res.req, res),
+      key_id: (res.locals as { principal?: { keyId: string } }).principal?.keyId,
+      res: { statusCode: res.headersSent ? res.statusCode : null, headers: res.getHeaders() },
+      err: error ?? (res.statusCode >= 500 ? new Error(`failed with status code ${res.statusCode}`) : undefined),
+      responseTime: Date.now() - res[STARTED],
+    };
+    logger.info(line, line.err ? 'request errored' : 'request completed');
+  }
+  // Listeners shared by every request (the response is `this`), instead of three closures per request.
+  function onEnd(this: Logged) {
+    complete(this, undefined);
+  }
+  function onError(this: Logged, error: Error) {
+    complete(this, error);
+  }
+  return (req, res, next) => {
+    (res as Logged)[STARTED] = Date.now();
+    req.log = new LazyRequestLogger({ root: logger, req, res });
+    res.once('finish', onEnd);
+    res.once('close', onEnd);
+    res.once('error', onError);
+    next();
+  };
+}

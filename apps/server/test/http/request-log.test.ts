@@ -1,0 +1,82 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeBookableVenue } from '../support/booking-fixture.js';
+import { createTestContext, type TestContext } from '../support/test-app.js';
+
+describe('request log', () => {
+  let ctx: TestContext;
+  let f: Awaited<ReturnType<typeof makeBookableVenue>>;
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    ctx = await createTestContext({ logger: pino({ level: 'info' }, sink) });
+    f = await makeBookableVenue(ctx.db, ctx.vault);
+  });
+  afterAll(() => ctx.close());
+
+  it('writes one line per answered request: the request, its key, the status and headers sent, the time taken', async () => {
+    lines.length = 0;
+    await request(ctx.app).get('/v1/venues?page=1').set('Authorization', `Bearer ${f.key}`).set('X-Request-Id', 'r-1');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/v1/venues?page=1', id: 'r-1' },
+      key_id: f.key.split('_')[2],
+      res: { statusCode: 200, headers: { 'x-request-id': 'r-1', 'content-type': 'application/json; charset=utf-8' } },
+      responseTime: expect.any(Number),
+      msg: 'request completed',
+    });
+    expect(Object.keys(lines[0]!)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'req',
+      'key_id',
+      'res',
+      'responseTime',
+      'msg',
+    ]);
+  });
+
+  it('logs a failure with the request and the key bound, and the request as errored', async () => {
+    lines.length = 0;
+    const now = vi.spyOn(ctx.clock, 'now').mockImplementation(() => {
+      throw new Error('clock stopped');
+    });
+    try {
+      const res = await request(ctx.app)
+        .get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?date=2026-11-25`)
+        .set('Authorization', `Bearer ${f.key}`)
+        .set('X-Request-Id', 'r-2');
+      expect(res.status).toBe(500);
+    } finally {
+      now.mockRestore();
+    }
+    const req = { method: 'GET', url: expect.stringContaining('/availability/variants/'), id: 'r-2' };
+    expect(lines).toMatchObject([
+      {
+        level: 50,
+        req,
+        key_id: f.key.split('_')[2],
+        organisation_id: f.organisation.id,
+        err: { message: 'clock stopped' },
+        msg: 'unhandled error',
+      },
+      {
+        level: 30,
+        req,
+        res: { statusCode: 500 },
+        err: { message: 'failed with status code 500' },
+        msg: 'request errored',
+      },
+    ]);
+  });
+});
