@@ -10,7 +10,7 @@ describe(`a server process computes long availability ranges on its worker threa
     'answers a 62-day range from its workers as `pnpm start` runs it, and closes them on SIGTERM',
     { timeout: 120_000 },
     async () => {
-      const server = await servers.start();
+      const server = await servers.start({ AVAILABILITY_THREADS: '1' });
       const { fixture } = servers.seeded;
       const from = Temporal.Now.plainDateISO('Europe/Paris').add({ days: 1 });
       // 63 days of a 09:00–18:00 grid every 30 minutes: 1,197 grid points, above the pool's threshold (300).

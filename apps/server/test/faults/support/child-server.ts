@@ -19,7 +19,16 @@ export interface ChildServer {
  * once it listens (`/healthz` answers), which may be before its database is ready.
  */
 export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'off', ...env };
+  // No availability worker threads unless a test asks for them: each loads its modules at start, seconds of CPU
+  // on a busy 2-core machine that the tests about other things would wait for.
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    DEMO_DATA: 'off',
+    AVAILABILITY_THREADS: '0',
+    ...env,
+  };
   if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,
