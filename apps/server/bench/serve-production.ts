@@ -21,7 +21,11 @@ export async function serveProductionLike(database: DatabaseHandle, now: Tempora
   const config = loadConfig({ KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'), PUBLIC_URL: 'http://127.0.0.1' });
   const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: true }));
   const apiKeys = await ApiKeyCache.start(database, logger);
-  const availabilityPool = new AvailabilityPool({ threads: config.availabilityThreads, logger });
+  const availabilityPool = new AvailabilityPool({
+    threads: config.availabilityThreads,
+    logger,
+    validate: config.responseValidation,
+  });
   const app = createApp({
     apiKeys,
     availabilityPool,

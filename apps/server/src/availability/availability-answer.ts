@@ -1,13 +1,10 @@
-import { contract } from '@spa/contract';
+import { contract, type DayAvailability, type RangeAvailability } from '@spa/contract';
 import { validateResponse } from '@ts-rest/core';
+import type { z } from 'zod';
 import type { DaySlots } from '../scheduling/computation.js';
 import { toSlotJson } from './slot.mapper.js';
 
-export interface AnswerIds {
-  venue_id: string;
-  treatment_id: string;
-  variant_id: string;
-}
+export type AnswerIds = Pick<z.infer<typeof DayAvailability>, 'venue_id' | 'treatment_id' | 'variant_id'>;
 
 /** The period as the answer names it: venue-local dates, YYYY-MM-DD. */
 export interface AnswerPeriod {
@@ -17,7 +14,11 @@ export interface AnswerPeriod {
 }
 
 /** The `data` of a 200: day mode lists one date's slots, range mode every date of the period. */
-export function availabilityData(ids: AnswerIds, period: AnswerPeriod, days: DaySlots[]) {
+export function availabilityData(
+  ids: AnswerIds,
+  period: AnswerPeriod,
+  days: DaySlots[],
+): z.infer<typeof DayAvailability> | z.infer<typeof RangeAvailability> {
   return period.mode === 'day'
     ? { ...ids, date: period.from, slots: (days[0]?.slots ?? []).map(toSlotJson) }
     : {

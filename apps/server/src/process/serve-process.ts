@@ -34,7 +34,10 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const metrics = new Metrics({ pool: database.pool });
   const apiKeys = await ApiKeyCache.start(database, logger);
   const availabilityPool =
-    config.availabilityThreads > 0 ? new AvailabilityPool({ threads: config.availabilityThreads, logger }) : undefined;
+    config.availabilityThreads > 0
+      ? // The workers follow the app's response policy (RESPONSE_VALIDATION), as every other answer does.
+        new AvailabilityPool({ threads: config.availabilityThreads, logger, validate: config.responseValidation })
+      : undefined;
   const app = createApp({
     apiKeys,
     db: database.db,
