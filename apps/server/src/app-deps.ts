@@ -28,6 +28,8 @@ export interface AppDeps {
   bodyDeadlineMs?: number;
   /** Worker threads for heavy availability answers; without one, every answer is computed on the event loop. */
   availabilityPool?: AvailabilityPool | undefined;
+  /** The dashboard's built files (default apps/dashboard/dist); tests point it elsewhere. */
+  dashboardDir?: string;
 }
 
 export interface RouteDeps {

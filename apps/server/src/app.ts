@@ -9,6 +9,7 @@ import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
 import { bookingsRouter } from './bookings/bookings.router.js';
 import { customersRouter } from './customers/customers.router.js';
+import { dashboardStatic } from './dashboard/static.js';
 import { healthRouter } from './health/health.router.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { RouteNotFoundError, ServiceUnavailableError } from './errors/domain-errors.js';
@@ -62,6 +63,8 @@ export function createApp(deps: AppDeps): Express {
     swaggerUi.serve,
     swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API', customCss: '' }),
   );
+  // The dashboard's web app (apps/dashboard); its JSON API under /dashboard/api passes through to the routes below.
+  app.use('/dashboard', dashboardStatic(deps.dashboardDir));
 
   const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
   app.use(rejectUndecodablePath(authenticated));

@@ -30,7 +30,7 @@ export type TestContextOptions = {
   poolSize?: number;
   statementTimeoutMs?: number;
   acquireTimeoutMs?: number;
-} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics'>;
+} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics' | 'dashboardDir'>;
 
 /** The clock of every test context unless a test says otherwise. */
 export const TEST_NOW = '2026-11-22T08:00:00Z';
