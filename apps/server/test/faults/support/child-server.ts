@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { compiledArgs } from '../../support/compiled.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -15,7 +16,7 @@ export interface ChildServer {
 }
 
 /**
- * The real server (`src/main.ts`, as `pnpm start` runs it) in a child process on an ephemeral port. Resolves
+ * The real server (compiled `dist/main.js`, as `pnpm start` runs it) in a child process on an ephemeral port. Resolves
  * once it listens (`/healthz` answers), which may be before its database is ready.
  */
 export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
@@ -30,7 +31,7 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
     ...env,
   };
   if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, compiledArgs('main'), {
     cwd: SERVER_DIR,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
