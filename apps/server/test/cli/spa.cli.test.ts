@@ -12,6 +12,7 @@ import { runCli } from '../../src/cli/program.js';
 import { runSpa } from '../../src/cli/run-spa.js';
 import { lockDataDir, lockFileOf } from '../../src/db/data-dir-lock.js';
 import { DEMO_KEY_ID } from '../../src/demo/seed-demo.js';
+import { compiledArgs } from '../support/compiled.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { makeVenueFile } from '../import/venue-file.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
@@ -333,7 +334,7 @@ describe('pnpm spa (the operator CLI)', () => {
       const result = await new Promise<Run>((resolve) => {
         execFile(
           process.execPath,
-          ['--import', 'tsx', 'src/cli/spa.ts', 'keys', 'revoke', ids.key],
+          compiledArgs('spa', 'keys', 'revoke', ids.key),
           { cwd: serverDir, env: env() },
           (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         );
