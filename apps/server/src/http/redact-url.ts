@@ -8,6 +8,9 @@ const SECRET_PREFIX = /sk_live_|whsec_/i;
  */
 const MAX_DECODE_ROUNDS = 4;
 
+/** The token of a dashboard invitation URL: whoever holds it can choose the person's password. */
+const INVITATION_TOKEN = /(\/invitations\/)[^/?#]+/gi;
+
 /**
  * The URL as it may be logged: a partner who puts its key in the URL (`?api_key=`, `?q=` encoded once or more, or
  * in the path) must not find it in our logs. A path segment or query value that carries a credential after
@@ -18,7 +21,8 @@ export function redactUrl(url: string): string {
   const path = (queryAt < 0 ? url : url.slice(0, queryAt))
     .split('/')
     .map((segment) => (looksLikeSecret(segment) ? 'sk_live_[redacted]' : segment))
-    .join('/');
+    .join('/')
+    .replace(INVITATION_TOKEN, '$1[redacted]');
   if (queryAt < 0) return path;
   const query = url
     .slice(queryAt + 1)
