@@ -17,9 +17,9 @@ const PAGE = { offset: 0, limit: 100 };
 describe('dashboard booking queries, scoped by organisation and venue', () => {
   const ctx = setup();
   let a: Awaited<ReturnType<typeof makeBookableVenue>>;
-  let second: { id: string };
+  let second: { id: string; slug: string };
   let b: Awaited<ReturnType<typeof makeBookableVenue>>;
-  const ids: Record<string, string> = {};
+  const ids = { early: '', late: '', second: '', foreign: '' };
   let admin: OrganisationScope;
   let desk: OrganisationScope;
 
