@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.js';
 import type { BookingStatus, Database } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../lib/instant.js';
 import { isLostRace } from '../db/pg-errors.js';
+import type { AuditAction } from '@spa/contract/dashboard';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { recordBookingEvent } from '../webhooks/index.js';
@@ -117,7 +118,7 @@ export async function acceptBooking(
         .returning(['id', 'status', 'therapist_id'])
         .executeTakeFirstOrThrow();
       await recordBookingEvent(trx, 'booking.confirmed', booking.id);
-      await input.audit?.record(trx, { action: 'booking.accepted', target: booking.id });
+      await recordStep(trx, input.audit, booking, 'booking.acceptance_recorded');
       return confirmed;
     });
   } catch (error) {
@@ -163,8 +164,33 @@ export async function finishBooking(
       .returning(['id', 'status', 'therapist_id'])
       .executeTakeFirstOrThrow();
     await recordBookingEvent(trx, input.outcome === 'completed' ? 'booking.completed' : 'booking.no_show', booking.id);
-    await input.audit?.record(trx, { action: `booking.${input.outcome}`, target: booking.id });
+    await recordStep(
+      trx,
+      input.audit,
+      booking,
+      input.outcome === 'completed' ? 'booking.completion_recorded' : 'booking.no_show_recorded',
+    );
     return finished;
+  });
+}
+
+/** The audit row of a workflow step, in its transaction, on the record of the booking's organisation. */
+async function recordStep(
+  trx: Transaction<Database>,
+  audit: AuditTrail | undefined,
+  booking: { id: string; venue_id: string },
+  action: Extract<AuditAction, `booking.${string}`>,
+) {
+  if (!audit) return;
+  const venue = await trx
+    .selectFrom('venues')
+    .select('organisation_id')
+    .where('id', '=', booking.venue_id)
+    .executeTakeFirstOrThrow();
+  await audit.record(trx, {
+    organisationId: venue.organisation_id,
+    action,
+    target: { type: 'booking', id: booking.id },
   });
 }
 

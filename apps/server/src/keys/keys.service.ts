@@ -110,7 +110,13 @@ export async function revealKey(
   const revoked = row.revoked_at !== null;
   const { audit } = options;
   if (audit && !revoked)
-    await db.transaction().execute((trx) => audit.record(trx, { action: 'key.revealed', target: row.id }));
+    await db.transaction().execute((trx) =>
+      audit.record(trx, {
+        organisationId: row.organisation_id,
+        action: 'key.revealed',
+        target: { type: 'api_key', id: row.id },
+      }),
+    );
   return { key: formatApiKey({ id: row.id, secret }), revoked };
 }
 
@@ -161,7 +167,11 @@ export async function regenerateDashboardKeyOf(
       scopes: previous ? (previous.scopes as Scope[]) : DEFAULT_SCOPES,
       rateLimitPerMin: previous?.rate_limit_per_min ?? null,
     });
-    await options.audit?.record(trx, { action: 'key.regenerated', target: issued.id });
+    await options.audit?.record(trx, {
+      organisationId,
+      action: 'key.regenerated',
+      target: { type: 'api_key', id: issued.id },
+    });
     return { ...issued, revokedId: previous?.id ?? null };
   });
 }

@@ -24,6 +24,7 @@ export interface AddEndpointInput {
   events?: string | undefined;
   allowPrivateNetworks: boolean;
   now?: Temporal.Instant;
+  audit?: AuditTrail | undefined;
 }
 
 /** `--events a,b` as event types; unknown names are refused with the list of known ones. Unset: every type. */
@@ -95,7 +96,11 @@ export async function addEndpointTo(db: Db, vault: KeyVault, org: { id: string; 
         created_at: createdAt,
       })
       .execute();
-    await input.audit?.record(trx, { action: 'webhook_endpoint.created', target: id });
+    await input.audit?.record(trx, {
+      organisationId: org.id,
+      action: 'webhook_endpoint.created',
+      target: { type: 'webhook_endpoint', id },
+    });
   });
   return { id, secret, url: url.toString(), venueId: input.venueId, eventTypes, createdAt };
 }
@@ -178,10 +183,14 @@ export async function removeEndpoint(db: Db, id: string, options: ChangeOptions 
   return db.transaction().execute(async (trx) => {
     let query = trx.deleteFrom('webhook_endpoints').where('id', '=', id);
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
-    const removed = await query.returning('url').executeTakeFirst();
+    const removed = await query.returning(['url', 'organisation_id']).executeTakeFirst();
     if (!removed) throw new OperatorError(`No webhook endpoint ${id}`);
-    await options.audit?.record(trx, { action: 'webhook_endpoint.removed', target: id });
-    return removed;
+    await options.audit?.record(trx, {
+      organisationId: removed.organisation_id,
+      action: 'webhook_endpoint.removed',
+      target: { type: 'webhook_endpoint', id },
+    });
+    return { url: removed.url };
   });
 }
 
@@ -199,9 +208,13 @@ export async function rotateSecret(db: Db, vault: KeyVault, id: string, options:
       }))
       .where('id', '=', id);
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
-    const rotated = await query.returning('id').executeTakeFirst();
+    const rotated = await query.returning('organisation_id').executeTakeFirst();
     if (!rotated) throw new OperatorError(`No webhook endpoint ${id}`);
-    await options.audit?.record(trx, { action: 'webhook_endpoint.secret_rotated', target: id });
+    await options.audit?.record(trx, {
+      organisationId: rotated.organisation_id,
+      action: 'webhook_endpoint.secret_rotated',
+      target: { type: 'webhook_endpoint', id },
+    });
     return { id, secret, previousValidUntil: overlapEnds.toString() };
   });
 }
@@ -261,12 +274,16 @@ export async function listDeliveries(
 /** `webhooks replay EVENT_ID`: the event is sent again, now, to every endpoint that wants it. */
 export async function replay(db: Db, eventId: string, options: ChangeOptions = {}) {
   return db.transaction().execute(async (trx) => {
-    let query = trx.selectFrom('webhook_events').select(['id', 'type']).where('id', '=', eventId);
+    let query = trx.selectFrom('webhook_events').select(['id', 'type', 'organisation_id']).where('id', '=', eventId);
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
     const event = await query.executeTakeFirst();
     if (!event) throw new OperatorError(`No webhook event ${eventId}`);
     const queued = await replayEvent(trx, event.id, options.now ?? Temporal.Now.instant());
-    await options.audit?.record(trx, { action: 'webhook_delivery.replayed', target: event.id });
-    return { ...event, queued };
+    await options.audit?.record(trx, {
+      organisationId: event.organisation_id,
+      action: 'webhook_delivery.replayed',
+      target: { type: 'webhook_event', id: event.id },
+    });
+    return { id: event.id, type: event.type, queued };
   });
 }

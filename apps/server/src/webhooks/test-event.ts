@@ -55,7 +55,11 @@ export async function queueTestEvent(
       .insertInto('webhook_deliveries')
       .values({ event_id: id, endpoint_id: endpoint.id, next_attempt_at: timestamp })
       .execute();
-    await options.audit?.record(trx, { action: 'webhook_endpoint.tested', target: endpoint.id });
+    await options.audit?.record(trx, {
+      organisationId: endpoint.organisation_id,
+      action: 'webhook_endpoint.tested',
+      target: { type: 'webhook_endpoint', id: endpoint.id },
+    });
     return { eventId: id, timestamp };
   });
 }
