@@ -45,3 +45,48 @@ export async function recordAudit(trx: Transaction<Database> | Db, entry: AuditE
     })
     .execute();
 }
+
+/**
+ * Records a failed password check for `email`, in one statement whether or not a person has that email: the row
+ * is written only when one does (an unknown email belongs to no organisation's log), and the sign-in does the
+ * same work either way.
+ */
+export async function recordFailedSignIn(
+  db: Transaction<Database> | Db,
+  attempt: { email: string; ip: string | null; userAgent: string | null; at: Temporal.Instant },
+): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .columns([
+      'id',
+      'organisation_id',
+      'actor_type',
+      'actor_person_id',
+      'actor_email',
+      'action',
+      'target_type',
+      'target_id',
+      'ip',
+      'user_agent',
+      'created_at',
+    ])
+    .expression(
+      db
+        .selectFrom('people')
+        .select((eb) => [
+          eb.cast<string>(eb.val(randomUUID()), 'uuid').as('id'),
+          'people.organisation_id',
+          eb.val('person').as('actor_type'),
+          'people.id as actor_person_id',
+          'people.email as actor_email',
+          eb.val('session.sign_in_failed').as('action'),
+          eb.val('person').as('target_type'),
+          eb.cast<string>('people.id', 'text').as('target_id'),
+          eb.cast<string | null>(eb.val(attempt.ip), 'text').as('ip'),
+          eb.cast<string | null>(eb.val(attempt.userAgent), 'text').as('user_agent'),
+          eb.cast<string>(eb.val(attempt.at.toString()), 'timestamptz').as('created_at'),
+        ])
+        .where('people.email', '=', attempt.email),
+    )
+    .execute();
+}

@@ -1,6 +1,7 @@
 import type { Role } from '@spa/contract/dashboard';
 import type { Request, Response } from 'express';
 import type { Temporal } from 'temporal-polyfill';
+import type { AuditActor } from '../audit/record-audit.js';
 
 /** The person a dashboard request acts for, loaded from their session; never the session token itself. */
 export interface DashboardActor {
@@ -15,6 +16,8 @@ export interface DashboardActor {
   csrfToken: string;
   /** When the password was last confirmed in this session (sign-in counts), or null. */
   confirmedAt: Temporal.Instant | null;
+  /** When the session ends unless used again: the sooner of its idle and absolute expiry. */
+  expiresAt: Temporal.Instant;
 }
 
 /** Where a request came from, as the audit log records it. */
@@ -37,4 +40,9 @@ export function setActor(res: Response, actor: DashboardActor): void {
 export function requestOriginOf(req: Request): RequestOrigin {
   const userAgent = req.get('user-agent');
   return { ip: req.ip ?? null, userAgent: userAgent ? userAgent.slice(0, 512) : null };
+}
+
+/** The actor as the audit log names them. */
+export function auditActorOf(actor: DashboardActor): AuditActor {
+  return { type: 'person', personId: actor.personId, email: actor.email };
 }

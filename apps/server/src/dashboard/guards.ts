@@ -1,5 +1,5 @@
 import type { Role } from '@spa/contract/dashboard';
-import type { RequestHandler } from 'express';
+import type { NextFunction, Response } from 'express';
 import { Temporal } from 'temporal-polyfill';
 import { dashboardForbidden, recentSignInRequired } from '../errors/dashboard-errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -8,8 +8,15 @@ import { actorOf, type DashboardActor } from './dashboard-actor.js';
 /** How long a password confirmation allows key reveal, key regenerate and secret rotation. */
 export const CONFIRMATION_WINDOW = Temporal.Duration.from({ minutes: 5 });
 
+/**
+ * Middleware of one route (ts-rest's `middleware: [...]`), run after the session guard and before the request is
+ * validated, so a refused role never learns what a valid body looks like. The request is not read: `unknown` lets
+ * it stand for every route's typed request.
+ */
+export type RouteGuard = (req: unknown, res: Response, next: NextFunction) => void;
+
 /** Route middleware: a person of another role is refused with 403 `Forbidden` (desk on admin routes). */
-export function requireRole(role: Role): RequestHandler {
+export function requireRole(role: Role): RouteGuard {
   return (_req, res, next) => {
     next(actorOf(res).role === role ? undefined : dashboardForbidden());
   };
@@ -23,7 +30,7 @@ export function confirmedUntil(actor: Pick<DashboardActor, 'confirmedAt'>, now: 
 }
 
 /** Route middleware: without a password confirmation in the last 5 minutes, 403 `Recent sign-in required`. */
-export function requireRecentConfirmation(clock: Clock): RequestHandler {
+export function requireRecentConfirmation(clock: Clock): RouteGuard {
   return (_req, res, next) => {
     next(confirmedUntil(actorOf(res), clock.now()) ? undefined : recentSignInRequired());
   };
