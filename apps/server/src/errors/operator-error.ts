@@ -5,7 +5,7 @@ import { DomainError } from './domain-errors.js';
  * words. A DomainError like every refusal, so the CLI maps it to an exit code as the API maps errors to statuses.
  */
 export class OperatorError extends DomainError {
-  readonly status = 400;
+  readonly status: number = 400;
   body() {
     return { error: this.message };
   }
