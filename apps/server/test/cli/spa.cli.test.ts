@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -346,6 +346,41 @@ describe('pnpm spa (the operator CLI)', () => {
       });
       expect((await spa('keys', 'list', '--org', org)).stdout).not.toMatch(new RegExp(`${ids.key} .* -\\n`));
     }, 60_000);
+
+    it('refuses to import anything but a regular file of at most 32 MiB, and keeps serving', async () => {
+      const forwarded = async (...argv: string[]) => {
+        const run = { stdout: '', stderr: '' };
+        const code = await runSpa(argv, env(), { stdout: (t) => (run.stdout += t), stderr: (t) => (run.stderr += t) });
+        return { code, ...run };
+      };
+      const fifo = join(dir, 'import.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const big = join(dir, 'big.json');
+      writeFileSync(big, '');
+      truncateSync(big, 32 * 1024 * 1024 + 1); // sparse: no disk used
+      try {
+        expect(await forwarded('import', big)).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `Cannot read ${big} as JSON: it has 33554433 bytes; a venue data file may have at most 33554432 (32 MiB)\n`,
+        });
+        for (const [path, kind] of [
+          ['/dev/zero', 'a character device'],
+          [fifo, 'a FIFO'],
+          [dir, 'a directory'],
+        ])
+          expect(await forwarded('import', path!)).toEqual({
+            code: 1,
+            stdout: '',
+            stderr: `Cannot read ${path} as JSON: it is ${kind}, not a regular file\n`,
+          });
+      } finally {
+        rmSync(fifo);
+        rmSync(big);
+      }
+      const { org } = await imported();
+      expect(await forwarded('keys', 'list', '--org', org)).toMatchObject({ code: 0, stderr: '' });
+    });
 
     /** `pnpm spa` as another local user (nobody), which the root-only socket and data files must keep out. */
     const asNobody = (...argv: string[]) =>
