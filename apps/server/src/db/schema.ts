@@ -138,6 +138,8 @@ export interface Database {
     response_body: string | null;
     error: string | null;
   };
+  /** rate-limiter-flexible's store (rate-limit/rate-limiter.ts); `expire` in epoch milliseconds. */
+  rate_limits: { key: string; points: Generated<number>; expire: Int8 | null };
 }
 
 export interface WebhookEndpointTable {

@@ -19,6 +19,8 @@ export function createRateLimiter(pool: pg.Pool | undefined): RateLimiterAbstrac
     storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true,
+    // Expired windows are deleted by the retention job, in small batches (retention/retention-rules.ts).
+    clearExpiredByTimeout: false,
     points: UNBOUNDED,
     duration: WINDOW_SECONDS,
   });
