@@ -35,6 +35,8 @@ export interface Config {
   maxConnections: number;
   /** Worker threads per process for heavy availability answers; 0 computes them on the event loop. */
   availabilityThreads: number;
+  /** Days a delivered webhook event, its deliveries and attempts are kept (retention/retention-rules.ts). */
+  webhookRetentionDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -77,6 +79,7 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
       defaultAvailabilityThreads(integer(env, 'WEB_CONCURRENCY', 1, 1)),
       0,
     ),
+    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
   };
 }
 

@@ -11,6 +11,8 @@ import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
 import { Metrics } from '../metrics/metrics.js';
 import { systemClock } from '../lib/clock.js';
+import { createRetentionJob } from '../retention/retention-job.js';
+import { retentionDeletedCounter } from '../retention/retention-metrics.js';
 import { createWebhookEngine, loadWebhookConfig, WebhookMetrics } from '../webhooks/index.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
@@ -64,6 +66,14 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     metrics: new WebhookMetrics(metrics.registry),
     soleProcess: database.kind === 'pglite',
   });
+  // Expired rows deleted in small batches; every process runs it, one at a time deletes (retention-job.ts).
+  const retention = createRetentionJob({
+    db: database.db,
+    clock: systemClock,
+    webhookRetentionDays: config.webhookRetentionDays,
+    deleted: retentionDeletedCounter(metrics.registry),
+    logger,
+  });
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
@@ -71,8 +81,12 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
       lifecycle.beginDraining();
       // Webhook attempts in flight finish (or are left to their lease) while the HTTP connections drain.
       const stopWebhooks = webhooks.stop().catch((error: unknown) => logger.warn({ err: error }, 'stopping webhooks'));
+      const stopRetention = retention
+        .stop()
+        .catch((error: unknown) => logger.warn({ err: error }, 'stopping retention'));
       const drained = await http.drain(config.shutdownTimeoutMs);
       await stopWebhooks;
+      await stopRetention;
       // After the drain no request waits for a worker; a forced stop does not wait for a computation either.
       if (availabilityPool) {
         await availabilityPool
@@ -111,6 +125,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     });
   }
   webhooks.start();
+  retention.start();
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
 }
