@@ -26,7 +26,13 @@ if (builtAt > 0 && Math.max(...sources.map(newest)) <= builtAt) {
   console.log('dashboard: the build in apps/dashboard/dist is up to date');
 } else {
   console.log(builtAt ? 'dashboard: sources changed, building again…' : 'dashboard: building it once…');
-  const result = spawnSync('pnpm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  // A production build whatever the caller runs under (vitest sets NODE_ENV=test, which would bundle React's
+  // development build).
+  const result = spawnSync('pnpm', ['run', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     console.error('dashboard: the build failed; the server starts without it (/dashboard answers 503)');
   }
