@@ -9,6 +9,9 @@ import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
 import { bookingsRouter } from './bookings/bookings.router.js';
 import { customersRouter } from './customers/customers.router.js';
+import { dashboardSettings } from './dashboard/dashboard-deps.js';
+import { DASHBOARD_API, mountDashboardApi } from './dashboard/dashboard.router.js';
+import { SignInThrottle } from './dashboard/sign-in-throttle.js';
 import { dashboardStatic } from './dashboard/static.js';
 import { healthRouter } from './health/health.router.js';
 import { Lifecycle } from './health/lifecycle.js';
@@ -50,7 +53,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
   app.use(requestLog(logger));
   // Until the database is migrated (main.ts retries while it comes up), the API answers 503 with Retry-After.
-  app.use('/v1', (_req, _res, next) =>
+  app.use(['/v1', DASHBOARD_API], (_req, _res, next) =>
     next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined),
   );
   app.use(jsonBody(deps.bodyDeadlineMs));
@@ -66,6 +69,23 @@ export function createApp(deps: AppDeps): Express {
   // The dashboard's web app (apps/dashboard); its JSON API under /dashboard/api passes through to the routes below.
   app.use('/dashboard', dashboardStatic(deps.dashboardDir));
 
+  // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
+  // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
+  const validated = deps.config.responseValidation ?? true;
+
+  // The dashboard's JSON API: cookie sessions, never an API key, so it is mounted before the partner API's key check.
+  mountDashboardApi(
+    app,
+    {
+      db: deps.db,
+      clock: deps.clock,
+      vault: routeDeps.vault,
+      throttle: SignInThrottle.create(deps.pool),
+      ...dashboardSettings(deps.config.publicUrl),
+    },
+    { validateResponses: validated },
+  );
+
   const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
   app.use(rejectUndecodablePath(authenticated));
   const globalMiddleware: RequestHandler[] = [authenticated];
@@ -79,9 +99,6 @@ export function createApp(deps: AppDeps): Express {
     availability: availabilityRouter(routeDeps),
     bookings: bookingsRouter(routeDeps),
   });
-  // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
-  // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
-  const validated = deps.config.responseValidation ?? true;
   createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, app, {
     logInitialization: false,
     jsonQuery: false,

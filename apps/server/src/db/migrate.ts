@@ -5,6 +5,7 @@ import * as rateLimits from '../migrations/0002_rate_limits.js';
 import * as webhooks from '../migrations/0003_webhooks.js';
 import * as apiKeyChanges from '../migrations/0004_api_key_changes.js';
 import * as snapshotLookups from '../migrations/0005_snapshot_lookups.js';
+import * as dashboard from '../migrations/0006_dashboard.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003_webhooks': webhooks,
   '0004_api_key_changes': apiKeyChanges,
   '0005_snapshot_lookups': snapshotLookups,
+  '0006_dashboard': dashboard,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -3,6 +3,7 @@ import type {
   CancelledBy as CancelledBySchema,
   ClientType as ClientTypeSchema,
 } from '@spa/contract';
+import type { AuditAction, AuditTargetType, Role } from '@spa/contract/dashboard';
 import type { ColumnType, Generated } from 'kysely';
 import type { z } from 'zod';
 
@@ -137,6 +138,54 @@ export interface Database {
     status_code: number | null;
     response_body: string | null;
     error: string | null;
+  };
+  people: {
+    id: string;
+    organisation_id: string;
+    email: string;
+    role: Role;
+    password_hash: string;
+    created_at: Instant;
+    password_changed_at: Instant;
+    last_sign_in_at: string | null;
+  };
+  person_venues: { person_id: string; venue_id: string };
+  invitations: {
+    id: string;
+    organisation_id: string;
+    email: string;
+    role: Role;
+    venue_ids: ColumnType<string[], string[] | undefined, string[]>;
+    token_hash: string;
+    invited_by: string | null;
+    created_at: Instant;
+    expires_at: Instant;
+    accepted_at: string | null;
+  };
+  sessions: {
+    id: string;
+    person_id: string;
+    token_hash: string;
+    csrf_token: string;
+    created_at: Instant;
+    last_seen_at: Instant;
+    absolute_expires_at: Instant;
+    confirmed_at: string | null;
+    ip: string | null;
+    user_agent: string | null;
+  };
+  audit_events: {
+    id: string;
+    organisation_id: string;
+    actor_type: 'person' | 'operator';
+    actor_person_id: string | null;
+    actor_email: string | null;
+    action: AuditAction;
+    target_type: AuditTargetType | null;
+    target_id: string | null;
+    ip: string | null;
+    user_agent: string | null;
+    created_at: Instant;
   };
 }
 
