@@ -60,8 +60,7 @@ export function dashboardStatic(dist: string = DASHBOARD_DIST): Router {
       index: false,
       redirect: false,
       fallthrough: true,
-      setHeaders: (res, file) =>
-        res.setHeader('Cache-Control', isHashedAsset(dist, file) ? IMMUTABLE : 'no-cache'),
+      setHeaders: (res, file) => res.setHeader('Cache-Control', isHashedAsset(dist, file) ? IMMUTABLE : 'no-cache'),
     }),
   );
   router.use((req, res, next) => {

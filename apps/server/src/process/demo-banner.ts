@@ -15,7 +15,8 @@ export async function printDemoKey(db: Db, config: Pick<Config, 'keyEncryptionKe
       `\n  Demo data ${demo.loaded ? 'loaded' : 'present'}. Demo API key (organisation ${demo.organisation}):\n\n` +
         `    ${demo.apiKey}\n\n` +
         `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${config.publicUrl}/v1/venues\n` +
-        `  Reference: ${config.publicUrl}/docs\n\n`,
+        `  Reference: ${config.publicUrl}/docs\n` +
+        `  Dashboard: ${config.publicUrl}/dashboard\n\n`,
     );
   }
 }
