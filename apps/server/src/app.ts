@@ -27,6 +27,7 @@ import { httpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsEndpoint } from './metrics/metrics.router.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { serializeDocument } from './openapi/serialize.js';
 import { keyRateLimit } from './rate-limit/key-rate-limit.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
@@ -60,7 +61,8 @@ export function createApp(deps: AppDeps): Express {
 
   // The interactive reference and the raw document, both generated from the contract.
   const openapi = buildOpenApiDocument(deps.config.publicUrl);
-  app.get('/openapi.json', (_req, res) => void res.json(openapi));
+  const openapiJson = serializeDocument(openapi);
+  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(openapiJson));
   app.use(
     '/docs',
     swaggerUi.serve,
