@@ -167,11 +167,18 @@ export const Pagination = named(
   ),
 );
 
+type Page<T extends z.ZodTypeAny> = z.ZodObject<{ data: z.ZodArray<T>; pagination: typeof Pagination }>;
+type Single<T extends z.ZodTypeAny> = z.ZodObject<{ data: T }>;
+
 /**
- * The success envelope of a list, named (`VenueListResponse`), so that every generator makes one type of it
- * wherever it is answered.
+ * The success envelope of one page of items. Named (`VenueListResponse`) in the partner document, one type
+ * wherever it is answered; the dashboard's contract, which no published document shows, passes the item alone.
  */
-export function page<T extends z.ZodTypeAny>(name: string, item: T, what: string) {
+export function page<T extends z.ZodTypeAny>(item: T): Page<T>;
+export function page<T extends z.ZodTypeAny>(name: string, item: T, what: string): Page<T>;
+export function page<T extends z.ZodTypeAny>(...args: [T] | [string, T, string]): Page<T> {
+  if (args.length === 1) return z.object({ data: z.array(args[0]), pagination: Pagination });
+  const [name, item, what] = args;
   return named(
     name,
     doc(
@@ -181,8 +188,12 @@ export function page<T extends z.ZodTypeAny>(name: string, item: T, what: string
   );
 }
 
-/** The success envelope of one item, named (`BookingResponse`), one type wherever it is answered. */
-export function single<T extends z.ZodTypeAny>(name: string, item: T, what: string) {
+/** The success envelope of one item: named (`BookingResponse`) in the partner document, as `page` is. */
+export function single<T extends z.ZodTypeAny>(item: T): Single<T>;
+export function single<T extends z.ZodTypeAny>(name: string, item: T, what: string): Single<T>;
+export function single<T extends z.ZodTypeAny>(...args: [T] | [string, T, string]): Single<T> {
+  if (args.length === 1) return z.object({ data: args[0] });
+  const [name, item, what] = args;
   return named(name, doc(z.object({ data: item }), `${what}, in \`data\``));
 }
 
