@@ -104,12 +104,17 @@ export async function lockHolds(trx: Trx, keys: string[]): Promise<void> {
 }
 
 /**
- * The inter-venue buffer rule, written once: reservations of `therapistIds` at another venue than `venueId`
- * overlapping `range` (the booking's [start, end) widened by the buffer). A FROM/WHERE fragment.
+ * The inter-venue buffer rule, written once: a reservation `h` at another venue than `venueId` overlapping
+ * `range` (the booking's [start, end) widened by the buffer). A WHERE condition on therapist_reservations h.
  */
+function elsewhere(venueId: string, range: string) {
+  return sql`h.venue_id <> ${venueId} and h.during && ${range}::tstzrange`;
+}
+
+/** Reservations of `therapistIds` held elsewhere (see `elsewhere`). A FROM/WHERE fragment. */
 function heldElsewhere(therapistIds: string[], venueId: string, range: string) {
   return sql`from therapist_reservations h
-    where h.therapist_id = any(${therapistIds}::uuid[]) and h.venue_id <> ${venueId} and h.during && ${range}::tstzrange`;
+    where h.therapist_id = any(${therapistIds}::uuid[]) and ${elsewhere(venueId, range)}`;
 }
 
 /** Therapists among `therapistIds` holding a reservation at another venue within the buffer around [start, end). */
@@ -136,7 +141,21 @@ export async function therapistsBusyElsewhere(
 
 export type InsertBookingOutcome = { outcome: 'booked'; booking: BookingRow } | { outcome: 'therapist_busy_elsewhere' };
 
-export interface NewBooking {
+/** The holds of one booking, as every writer of holds writes them (holds.ts builds them). */
+export interface Holds {
+  roomId: string;
+  roomRange: string;
+  therapistIds: string[];
+  therapistRange: string;
+  /**
+   * The therapists' range widened by the inter-venue buffer, or null without a buffer: the holds are written
+   * only if none of the therapists holds a reservation at another venue within it. The hold locks taken before
+   * the statement make the check safe (its snapshot starts after the locks are held).
+   */
+  elsewhereRange: string | null;
+}
+
+export interface NewBooking extends Holds {
   guest: {
     organisationId: string;
     firstName: string;
@@ -146,17 +165,27 @@ export interface NewBooking {
     language: string;
   };
   booking: Omit<Insertable<BookingTable>, 'customer_id'> & { id: string };
-  roomId: string;
-  roomRange: string;
-  therapistIds: string[];
-  therapistRange: string;
-  /**
-   * The therapists' range widened by the inter-venue buffer, or null without a buffer: the booking is written
-   * only if none of its therapists holds a reservation at another venue within it. The hold locks taken before
-   * this statement make the check safe (its snapshot starts after the locks are held).
-   */
-  elsewhereRange: string | null;
   offeredTherapistIds: string[];
+}
+
+/** True when one of the therapists is held at another venue within the buffer (false without a buffer). */
+function busyElsewhere(holds: Holds, venueId: string) {
+  return holds.elsewhereRange
+    ? sql`exists (select 1 ${heldElsewhere(holds.therapistIds, venueId, holds.elsewhereRange)})`
+    : sql`false`;
+}
+
+/**
+ * The hold inserts of the booking a `booking` CTE returns (its id and venue_id), as CTEs: the room held
+ * through its turnover, each therapist over [start, end); the exclusion constraints have the last word.
+ */
+function holdInserts(holds: Holds) {
+  return sql`room_hold as (
+      insert into room_reservations (booking_id, room_id, during) select booking.id, ${holds.roomId}, ${holds.roomRange}::tstzrange from booking
+    ), therapist_holds as (
+      insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
+      select booking.id, t.id, booking.venue_id, ${holds.therapistRange}::tstzrange from booking, unnest(${holds.therapistIds}::uuid[]) as t(id)
+    )`;
 }
 
 /**
@@ -168,14 +197,11 @@ export interface NewBooking {
  */
 export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<InsertBookingOutcome> {
   const b = n.booking;
-  const busyElsewhere = n.elsewhereRange
-    ? sql`exists (select 1 ${heldElsewhere(n.therapistIds, b.venue_id, n.elsewhereRange)})`
-    : sql`false`;
   const { rows } = await sql<BookingRow>`
     with customer as (
       insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
       select gen_random_uuid(), ${n.guest.organisationId}, ${n.guest.firstName}, ${n.guest.lastName}, ${n.guest.email}, ${n.guest.phone}, ${n.guest.language}
-      where not ${busyElsewhere}
+      where not ${busyElsewhere(n, b.venue_id)}
       on conflict (organisation_id, lower(email)) do update set email = customers.email
       returning id
     ), booking as (
@@ -185,17 +211,59 @@ export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<I
              ${b.notes}, ${b.external_reference}, ${b.external_id}, ${b.client_type}, ${b.total_price_minor}, ${b.currency}, ${b.created_at}, ${b.updated_at}
       from customer
       returning ${sql.join(BOOKING_COLUMNS.map((c) => sql.ref(c)))}
-    ), room_hold as (
-      insert into room_reservations (booking_id, room_id, during) select booking.id, ${n.roomId}, ${n.roomRange}::tstzrange from booking
-    ), therapist_holds as (
-      insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
-      select booking.id, t.id, booking.venue_id, ${n.therapistRange}::tstzrange from booking, unnest(${n.therapistIds}::uuid[]) as t(id)
-    ), offers as (
+    ), ${holdInserts(n)}, offers as (
       insert into booking_offers (booking_id, therapist_id) select booking.id, t.id from booking, unnest(${n.offeredTherapistIds}::uuid[]) as t(id)
     )
     select * from booking
   `.execute(trx);
   return rows[0] ? { outcome: 'booked', booking: rows[0] } : { outcome: 'therapist_busy_elsewhere' };
+}
+
+/**
+ * The holds of a booking already written (the venue data import writes its bookings first), in one statement
+ * with the same inter-venue buffer guard and hold inserts as insertBookingWithHolds: nothing is written when a
+ * therapist is busy at another venue within the buffer.
+ */
+export async function insertHolds(
+  trx: Trx,
+  booking: { id: string; venueId: string },
+  holds: Holds,
+): Promise<'placed' | 'therapist_busy_elsewhere'> {
+  const { rows } = await sql<{ id: string }>`
+    with booking as (
+      select id, venue_id from bookings where id = ${booking.id} and not ${busyElsewhere(holds, booking.venueId)}
+    ), ${holdInserts(holds)}
+    select id from booking
+  `.execute(trx);
+  return rows.length ? 'placed' : 'therapist_busy_elsewhere';
+}
+
+/** Which of `roomIds` hold a reservation overlapping `range`, and for which booking. */
+export async function roomHoldsDuring(trx: Trx, roomIds: string[], range: string) {
+  if (roomIds.length === 0) return [];
+  return trx
+    .selectFrom('room_reservations')
+    .select(['room_id', 'booking_id'])
+    .where('room_id', 'in', roomIds)
+    .where(sql<boolean>`during && ${range}::tstzrange`)
+    .execute();
+}
+
+/**
+ * The reservations that keep `holds.therapistIds` from a booking at `venueId`: one at the same time anywhere
+ * (`elsewhere` false), or one at another venue within the inter-venue buffer (`elsewhere` true).
+ */
+export async function therapistClashes(trx: Trx, holds: Holds, venueId: string) {
+  if (holds.therapistIds.length === 0) return [];
+  const { rows } = await sql<{ therapist_id: string; booking_id: string; elsewhere: boolean }>`
+    select h.therapist_id, h.booking_id, not (h.during && ${holds.therapistRange}::tstzrange) as elsewhere
+    from therapist_reservations h
+    where h.therapist_id = any(${holds.therapistIds}::uuid[])
+      and (h.during && ${holds.therapistRange}::tstzrange
+           ${holds.elsewhereRange ? sql`or (${elsewhere(venueId, holds.elsewhereRange)})` : sql``})
+    order by h.therapist_id, lower(h.during)
+  `.execute(trx);
+  return rows;
 }
 
 /** Releases the room and therapists of a booking at once (cancel, complete, no-show). */

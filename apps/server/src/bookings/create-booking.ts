@@ -26,21 +26,21 @@ import {
   toSnapshot,
   toSnapshotVariant,
 } from '../scheduling/index.js';
-import { tstzrange } from '../lib/instant.js';
 import { toMinor } from '../lib/money.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import { recordBookingEvent } from '../webhooks/index.js';
 import {
   findBookingByExternalId,
-  holdKeys,
   insertBookingWithHolds,
   lockHolds,
+  type Holds,
   type NewBooking,
   readSnapshotAndClaim,
 } from './bookings.repository.js';
 import { clientTypeOf } from './client-type.js';
 import { bookingIfCommitted } from './commit-outcome.js';
+import { holdLockKeys, holdRanges, holdsOf } from './holds.js';
 
 export interface CreateBookingOptions {
   db: Db;
@@ -182,31 +182,20 @@ async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<
     Math.random,
   );
   if (!decision) throw new SlotUnavailableError();
-  const ranges = holdRanges(r);
-  await lockHolds(trx, [
-    ...holdKeys('room', decision.allocation.roomId, ranges.room),
-    ...decision.allocation.therapistIds.flatMap((id) => holdKeys('therapist', id, ranges.withBuffer)),
-  ]);
-  const written = await insertBookingWithHolds(trx, newBooking(r, decision, ranges));
+  const { roomId, therapistIds } = decision.allocation;
+  const ranges = holdRanges(r.venue, r.startAt, r.end);
+  await lockHolds(trx, holdLockKeys([roomId], therapistIds, ranges));
+  const written = await insertBookingWithHolds(trx, {
+    ...newBooking(r, decision),
+    ...holdsOf(roomId, therapistIds, r.venue, ranges),
+  });
   if (written.outcome === 'therapist_busy_elsewhere') throw new SlotUnavailableError();
   await recordBookingEvent(trx, 'booking.created', written.booking);
   return { booking: written.booking, replayed: false };
 }
 
-type Range = { start: Temporal.Instant; end: Temporal.Instant };
-
-/** The room is held through its turnover; therapists' locks and the elsewhere check widen by the inter-venue buffer. */
-function holdRanges({ venue, startAt, end }: SlotRequest): { room: Range; therapist: Range; withBuffer: Range } {
-  const buffer = { minutes: venue.inter_venue_buffer_minutes };
-  return {
-    room: { start: startAt, end: end.add({ minutes: venue.room_turnover_buffer_minutes }) },
-    therapist: { start: startAt, end },
-    withBuffer: { start: startAt.subtract(buffer), end: end.add(buffer) },
-  };
-}
-
-/** The rows the booking writes: guest, booking, holds and the broadcast offers. */
-function newBooking(r: SlotRequest, decision: BookingDecision, ranges: ReturnType<typeof holdRanges>): NewBooking {
+/** The rows the booking writes besides its holds: guest, booking and the broadcast offers. */
+function newBooking(r: SlotRequest, decision: BookingDecision): Omit<NewBooking, keyof Holds> {
   const { body, venue, now } = r;
   return {
     guest: {
@@ -235,12 +224,6 @@ function newBooking(r: SlotRequest, decision: BookingDecision, ranges: ReturnTyp
       created_at: now.toString(),
       updated_at: now.toString(),
     },
-    roomId: decision.allocation.roomId,
-    roomRange: tstzrange(ranges.room.start, ranges.room.end),
-    therapistIds: decision.allocation.therapistIds,
-    therapistRange: tstzrange(ranges.therapist.start, ranges.therapist.end),
-    elsewhereRange:
-      venue.inter_venue_buffer_minutes > 0 ? tstzrange(ranges.withBuffer.start, ranges.withBuffer.end) : null,
     // The broadcast: every qualified therapist free at that slot is offered the booking.
     offeredTherapistIds: decision.offeredTherapistIds,
   };

@@ -112,9 +112,11 @@ export interface Database {
   webhook_events: {
     id: string;
     type: string;
-    booking_id: string;
+    /** Null for a test event, which instead names its one recipient in endpoint_id. */
+    booking_id: string | null;
     organisation_id: string;
-    venue_id: string;
+    venue_id: string | null;
+    endpoint_id: ColumnType<string | null, string | null | undefined, string | null>;
     body: string;
     created_at: Instant;
   };

@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { Temporal } from 'temporal-polyfill';
 import { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { revealKey } from '../keys/keys.service.js';
+// Compiled into the bundle: the built server reads no file of src/ at run time.
+import demoData from './demo-data.json' with { type: 'json' };
 
-const DEMO_FILE = new URL('./demo-data.json', import.meta.url);
 /** Maisons Lumière's dashboard key in demo-data.json (all six scopes), the one the README's commands use. */
 export const DEMO_KEY_ID = 'de0000000001';
 
@@ -24,7 +24,7 @@ export async function seedDemoDataIfEmpty(db: Db, keyEncryptionKey: Buffer): Pro
   const vault = new KeyVault(keyEncryptionKey);
   const any = await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst();
   const loaded = !any;
-  if (loaded) await importVenueData(db, JSON.parse(readFileSync(DEMO_FILE, 'utf8')), vault, Temporal.Now.instant());
+  if (loaded) await importVenueData(db, demoData, vault, Temporal.Now.instant());
 
   const key = await db
     .selectFrom('api_keys')

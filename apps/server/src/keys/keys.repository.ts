@@ -94,10 +94,11 @@ export function revokeActiveDashboardKey(trx: Transaction<Database>, organisatio
     .executeTakeFirst();
 }
 
+/** The organisation's active dashboard key, without its secret. */
 export function findActiveDashboardKey(db: Db, organisationId: string) {
   return db
     .selectFrom('api_keys')
-    .select('id')
+    .select(['id', 'scopes', 'rate_limit_per_min', 'created_at'])
     .where('organisation_id', '=', organisationId)
     .where('kind', '=', 'dashboard')
     .where('revoked_at', 'is', null)

@@ -31,13 +31,27 @@ export function decideBooking(
   const found = slotStartingAt(snapshot, start, now, guestCount);
   if (!found) return undefined;
   const { slot, free } = found;
-  const fitting = free.rooms.filter((room) => room.capacity >= guestCount);
-  const smallest = fitting.filter((room) => room.capacity === fitting[0]!.capacity);
-  const room = random ? smallest[Math.floor(random() * smallest.length)]! : smallest[0]!;
+  const room = chooseRoom(free.rooms, guestCount, random)!;
   const therapists = random ? shuffle(free.therapistIds, random) : free.therapistIds;
   return {
     slot,
     allocation: { roomId: room.id, therapistIds: therapists.slice(0, guestCount).sort() },
     offeredTherapistIds: free.therapistIds,
   };
+}
+
+/**
+ * The room a booking of guestCount takes among free rooms listed by ascending capacity: the smallest that fits
+ * (so larger rooms stay free for larger parties), one of the equally small at random with `random`, else the
+ * first. Undefined when none fits.
+ */
+export function chooseRoom<Room extends { capacity: number }>(
+  freeRooms: readonly Room[],
+  guestCount: number,
+  random?: () => number,
+): Room | undefined {
+  const fitting = freeRooms.filter((room) => room.capacity >= guestCount);
+  if (fitting.length === 0) return undefined;
+  const smallest = fitting.filter((room) => room.capacity === fitting[0]!.capacity);
+  return random ? smallest[Math.floor(random() * smallest.length)]! : smallest[0]!;
 }

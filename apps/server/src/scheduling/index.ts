@@ -5,7 +5,7 @@
  */
 export { FIRST_DATE, LAST_DATE, LAST_START } from './calendar-bounds.js';
 export { computeDays, type DaySlots, type ListedSlot } from './compute-slots.js';
-export { type Allocation, type BookingDecision, decideBooking } from './decide-booking.js';
+export { type Allocation, type BookingDecision, chooseRoom, decideBooking } from './decide-booking.js';
 export { EpochInterval, RoomHold, TherapistHold } from './epoch-interval.js';
 export type { AvailabilitySnapshot, Interval, TherapistSnapshot, VenueScheduleSnapshot } from './snapshot.js';
 export { loadSnapshot, snapshotQuery } from './snapshot.loader.js';

@@ -175,8 +175,9 @@ export async function disableEndpoint(db: Db, endpointId: string, at: string) {
 }
 
 /**
- * Replay: the event is due again, now, at every enabled endpoint of its organisation that wants it (a delivery
- * that already exists starts over; the attempt log keeps its history). Returns the number of deliveries queued.
+ * Replay: the event is due again, now, at every enabled endpoint of its organisation that wants it, or at its one
+ * endpoint for a test event (a delivery that already exists starts over; the attempt log keeps its history).
+ * Returns the number of deliveries queued.
  */
 export async function replayEvent(db: Db, eventId: string, now: Temporal.Instant): Promise<number> {
   const { rows } = await sql<{ id: number }>`
@@ -184,8 +185,9 @@ export async function replayEvent(db: Db, eventId: string, now: Temporal.Instant
     select e.id, ep.id, ${now.toString()}::timestamptz
     from webhook_events e join webhook_endpoints ep on ep.organisation_id = e.organisation_id
     where e.id = ${eventId} and ep.disabled_at is null
-      and (ep.venue_id is null or ep.venue_id = e.venue_id)
-      and (cardinality(ep.event_types) = 0 or e.type = any(ep.event_types))
+      and case when e.endpoint_id is not null then ep.id = e.endpoint_id
+          else (ep.venue_id is null or ep.venue_id = e.venue_id)
+            and (cardinality(ep.event_types) = 0 or e.type = any(ep.event_types)) end
     on conflict (event_id, endpoint_id) do update
       set status = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
           lease_until = null, lease_token = null, completed_at = null

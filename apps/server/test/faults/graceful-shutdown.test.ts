@@ -10,7 +10,18 @@ import { slotStart } from './support/slots.js';
 if (testDbKind !== 'postgres')
   console.warn('the WEB_CONCURRENCY case needs PostgreSQL (DATABASE_URL); skipped on PGlite');
 
-describe(`SIGTERM drains a server process (${testDbKind})`, () => {
+/** Whether a process runs (a server left behind by pnpm would). */
+function running(pid: unknown): boolean {
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// `pnpm start` is what the README and the deploy guide run: SIGTERM goes to pnpm, as an orchestrator sends it.
+describe(`SIGTERM to \`pnpm start\` drains the server process (${testDbKind})`, () => {
   const servers = childServers({ rooms: 1 });
 
   it(
@@ -18,7 +29,7 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
     { timeout: 120_000 },
     async () => {
       const { seeded } = servers;
-      const server = await servers.start();
+      const server = await servers.start({}, 'pnpm start');
       const port = Number(new URL(server.base).port);
       const { fixture } = seeded;
 
@@ -48,6 +59,8 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
       expect(created.headers.connection).toBe('close');
       await busy.closed;
       expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down: draining connections', 'stopped']));
+      expect(running(server.logs[0]?.pid)).toBe(false);
 
       const check = await seeded.open();
       try {
@@ -65,7 +78,7 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
     'runs WEB_CONCURRENCY server processes on one port, and stops them all with exit 0 on SIGTERM',
     { timeout: 120_000 },
     async () => {
-      const cluster = await servers.start({ WEB_CONCURRENCY: '2' });
+      const cluster = await servers.start({ WEB_CONCURRENCY: '2' }, 'pnpm start');
       await eventually(
         () =>
           Promise.resolve(
@@ -79,6 +92,7 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
       expect(res.status).toBe(200);
       cluster.child.kill('SIGTERM');
       expect(await cluster.exited).toEqual({ code: 0, signal: null });
+      expect(cluster.logs.map((l) => l.pid).filter(running)).toEqual([]);
     },
   );
 });

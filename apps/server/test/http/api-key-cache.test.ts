@@ -91,6 +91,36 @@ describe('API keys cached in the server process', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('does the same work for a known id with a wrong secret as for an unknown id: one query each, then none', async () => {
+    let queries = 0;
+    const counting = ctx.db.withPlugin({
+      transformQuery: ({ node }) => (queries++, node),
+      transformResult: ({ result }) => Promise.resolve(result),
+    });
+    // Created before the cache listens, so the notice of its insert cannot arrive in the middle of the counting.
+    const { id } = await makeApiKey(ctx.db, ctx.vault, orgId);
+    const cache = await ApiKeyCache.start({ db: counting, listen: ctx.handle.listen });
+    try {
+      await eventually(() => cache.isLive, 5_000);
+      const unknown = 'abcdef012345';
+      const work = async (keyId: string) => {
+        const before = queries;
+        await cache.find(keyId);
+        return queries - before;
+      };
+      expect([await work(id), await work(unknown)]).toEqual([1, 1]);
+      for (let i = 0; i < 3; i++) expect([await work(id), await work(unknown)]).toEqual([0, 0]);
+      // An id asked for before its key exists is known as soon as the key is created (its insert is announced).
+      const future = 'fedcba543210';
+      expect(await cache.find(future)).toBeUndefined();
+      expect(await work(future)).toBe(0);
+      await makeApiKey(ctx.db, ctx.vault, orgId, { id: future });
+      await eventually(async () => (await cache.find(future)) !== undefined, testDbKind === 'pglite' ? 0 : 1_000);
+    } finally {
+      await cache.close();
+    }
+  });
+
   it.skipIf(testDbKind !== 'postgres')(
     'reads keys from the database while its listening connection is lost, and caches again once it is back',
     async () => {

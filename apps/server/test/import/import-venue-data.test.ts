@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -278,6 +279,48 @@ describe('importVenueData: an invalid file', () => {
       'bookings[2]: cannot place the booking at 2026-12-01T10:30:00+01:00: every eligible room is already held at that time (by bookings[0])',
     ]);
     expect(await counts(ctx)).toEqual(before);
+  });
+
+  it('refuses a live booking whose therapist is at another venue within the inter-venue buffer, naming both, and writes nothing', async () => {
+    const before = await counts(ctx);
+    const { file, ids, booking } = makeVenueFile();
+    // A second venue of the organisation (same layout, fresh ids), 30 minutes' travel from the first.
+    const first = file.venues[0]!;
+    const other = structuredClone(first);
+    other.id = randomUUID();
+    other.slug = `${first.slug}-2`;
+    other.blocks = other.blocks.map((b) => ({ ...b, id: randomUUID() }));
+    other.rooms = other.rooms.map((r) => ({ ...r, id: randomUUID() }));
+    other.treatments = other.treatments.map((t) => ({
+      ...t,
+      id: randomUUID(),
+      variants: t.variants.map((v) => ({ ...v, id: randomUUID() })),
+    }));
+    file.venues.push(other);
+    file.bookings.push(
+      booking(), // Camille at the first venue, 10:00-11:00
+      // Camille at the second venue at 11:15: within the 30-minute buffer (11:30 is the earliest).
+      booking({
+        venue_id: other.id,
+        variant_id: other.treatments[0]!.variants[0]!.id,
+        start_at: '2026-12-01T11:15:00+01:00',
+      }),
+    );
+    expect(await problemsOf(importVenueData(ctx.db, file, ctx.vault))).toEqual([
+      `bookings[1].therapist_ids[0]: therapist ${ids.camille} already holds bookings[0] at another venue within the inter-venue buffer of 30 minutes`,
+    ]);
+    expect(await counts(ctx)).toEqual(before);
+
+    // At 11:30 the buffer is kept: the same file imports.
+    file.bookings[1]!.start_at = '2026-12-01T11:30:00+01:00';
+    await importVenueData(ctx.db, file, ctx.vault);
+    const holds = await ctx.db
+      .selectFrom('therapist_reservations')
+      .select('venue_id')
+      .where('therapist_id', '=', ids.camille)
+      .orderBy('during')
+      .execute();
+    expect(holds.map((h) => h.venue_id)).toEqual([first.id, other.id]);
   });
 
   it('reports reference problems of the well-shaped entries along with the shape problems, in one run', async () => {

@@ -49,7 +49,9 @@ export const BookingDetail = Booking.extend({
   ...labels,
   customer: Customer,
   events: z.array(BookingEvent),
-  deliveries: z.array(WebhookDelivery).describe('Deliveries of its events to the organisation endpoints'),
+  deliveries: z
+    .array(WebhookDelivery)
+    .describe('Deliveries of its events to the organisation endpoints (empty for desk: webhooks belong to admins)'),
   eligible_therapists: z
     .array(TherapistSummary)
     .describe('Therapists the booking was offered to, who may accept it; empty unless pending or awaiting_therapist'),

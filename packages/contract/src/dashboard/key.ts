@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { single, UtcInstant, Uuid } from '../common.js';
+import { single, UtcInstant } from '../common.js';
 import { failure } from '../errors.js';
 import { Scope } from '../scopes.js';
 import { dashboardErrors, forbidden, forbiddenOrUnconfirmed, KeyNotFoundErrorBody } from './errors.js';
@@ -9,7 +9,10 @@ const c = initContract();
 
 /** The organisation's dashboard key without its secret. A dashboard key covers every venue of the organisation. */
 export const DashboardKey = z.object({
-  id: Uuid,
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{12}$/)
+    .describe('The key id: 12 hexadecimal characters, the part after sk_live_'),
   scopes: z.array(Scope),
   rate_limit_per_min: z.number().int().positive().nullable().describe('null: the server default'),
   created_at: UtcInstant,

@@ -9,6 +9,12 @@ const c = initContract();
 
 export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 
+/** The type of a test delivery (POST /webhook-endpoints/{id}/test): no booking, sent to that one endpoint. */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
+
+/** A booking event type, or `webhook.test`. */
+export const DeliveredEventType = z.union([WebhookEventType, z.literal(WEBHOOK_TEST_EVENT_TYPE)]);
+
 /** One try to deliver: when, what the endpoint answered and how long it took, or why it failed. */
 export const DeliveryAttempt = z.object({
   attempt: z.number().int().min(1),
@@ -21,8 +27,8 @@ export const DeliveryAttempt = z.object({
 /** One event's delivery to one endpoint, with its attempts (oldest first). */
 export const WebhookDelivery = z.object({
   event_id: Uuid.describe('The webhook-id header; the same on every retry'),
-  event_type: WebhookEventType,
-  booking_id: Uuid,
+  event_type: DeliveredEventType,
+  booking_id: Uuid.nullable().describe('null for a webhook.test event'),
   endpoint: z.object({ id: Uuid, url: z.string() }),
   status: DeliveryStatus,
   created_at: UtcInstant.describe('When the event happened'),
@@ -34,7 +40,7 @@ export const WebhookDelivery = z.object({
 export const DeliveriesQuery = PaginationQuery.extend({
   endpoint_id: Uuid.optional(),
   status: DeliveryStatus.optional(),
-  event_type: WebhookEventType.optional(),
+  event_type: DeliveredEventType.optional(),
 });
 
 export const EventPath = z.object({ event_id: Uuid });

@@ -67,8 +67,13 @@ export const RotatedSecret = z.object({
   previous_secret_expires_at: UtcInstant.describe('The old secret keeps signing beside the new one until then (24 h)'),
 });
 
-/** The outcome of one test delivery, sent at once (not queued, not retried). */
+/**
+ * The outcome of a test delivery's first attempt. The event goes through the delivery queue like every event
+ * (signed the same, listed in the deliveries with its attempts, retried on failure); its first attempt is made
+ * at once so the answer can say how the endpoint replied.
+ */
 export const TestDelivery = z.object({
+  event_id: Uuid.describe('The webhook-id header of the test event; the deliveries list shows it'),
   succeeded: z.boolean(),
   attempted_at: UtcInstant,
   status_code: z.number().int().nullable(),
@@ -126,6 +131,7 @@ export const webhookEndpointsContract = c.router({
     pathParams: WebhookEndpointPath,
     body: c.noBody(),
     responses: { 200: single(TestDelivery), ...dashboardErrors, 403: forbidden, 404: notFound },
-    summary: 'Send a signed `webhook.test` event now and answer how the endpoint replied (admin)',
+    summary:
+      'Send a signed `webhook.test` event now (through the delivery queue) and answer how the endpoint replied (admin)',
   },
 });
