@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage, launchBrowser, openPage, shootFailure, type WatchedPage } from './support/browser.js';
 import { PASSWORD, signedInPerson } from './support/people.js';
 import { startWorld, type World } from './support/world.js';
 
@@ -31,6 +31,7 @@ describe('what the dashboard refuses, and how it shows a failure', () => {
         'spa-lumiere-nice',
       ]);
     });
+    afterEach(({ task }) => (task.result?.state === 'fail' ? shootFailure(desk, `desk-${task.name}`) : undefined));
     afterAll(() => desk?.close());
 
     it('sees no key, webhook, people or audit section, and cannot open the key or webhook pages', async () => {
@@ -77,6 +78,7 @@ describe('what the dashboard refuses, and how it shows a failure', () => {
       admin = await openPage(browser, world.base);
       await signedInPerson(admin, world, 'admin@maisons-lumiere.example', ['--org', ORG, '--role', 'admin']);
     });
+    afterEach(({ task }) => (task.result?.state === 'fail' ? shootFailure(admin, `admin-${task.name}`) : undefined));
     afterAll(() => admin?.close());
 
     it("shows a failed call's error text and request id", async () => {
