@@ -1,10 +1,11 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, launchBrowser, openPage, type WatchedPage } from './support/browser.js';
-import { PASSWORD, signedInPerson } from './support/people.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage, launchBrowser, openPage, shootFailure, type WatchedPage } from './support/browser.js';
+import { nav, signedInPerson, signIn } from './support/people.js';
 import { startWorld, type World } from './support/world.js';
 
 const ORG = 'maisons-lumiere';
+const ADMIN = 'admin@maisons-lumiere.example';
 
 describe('what the dashboard refuses, and how it shows a failure', () => {
   let world: World;
@@ -31,6 +32,7 @@ describe('what the dashboard refuses, and how it shows a failure', () => {
         'spa-lumiere-nice',
       ]);
     });
+    afterEach(({ task }) => (task.result?.state === 'fail' ? shootFailure(desk, `desk-${task.name}`) : undefined));
     afterAll(() => desk?.close());
 
     it('sees no key, webhook, people or audit section, and cannot open the key or webhook pages', async () => {
@@ -75,11 +77,24 @@ describe('what the dashboard refuses, and how it shows a failure', () => {
     let admin: WatchedPage;
     beforeAll(async () => {
       admin = await openPage(browser, world.base);
-      await signedInPerson(admin, world, 'admin@maisons-lumiere.example', ['--org', ORG, '--role', 'admin']);
+      await signedInPerson(admin, world, ADMIN, ['--org', ORG, '--role', 'admin']);
     });
+    afterEach(({ task }) => (task.result?.state === 'fail' ? shootFailure(admin, `admin-${task.name}`) : undefined));
     afterAll(() => admin?.close());
 
-    it("shows a failed call's error text and request id", async () => {
+    it("shows a refused action's error text and request id", async () => {
+      await admin.page.goto('/dashboard/people');
+      const form = admin.page.getByRole('form', { name: 'Invite a person' });
+      await form.getByLabel('Email').fill(ADMIN);
+      await form.getByLabel('Role').selectOption('admin');
+      await form.getByRole('button', { name: 'Invite' }).click();
+      const alert = form.getByRole('alert');
+      await alert.getByText('A person with this email already exists').waitFor();
+      await expect.poll(() => alert.innerText()).toMatch(/Request id: [\w-]{8,}/);
+      await checkPage(admin, 'people-error');
+    });
+
+    it('shows a page whose data could not load with the error text and request id', async () => {
       await admin.page.goto('/dashboard/bookings?venue=no-such-venue');
       const alert = admin.page.getByRole('alert');
       await alert.getByText('Venue not found').waitFor();
@@ -88,9 +103,9 @@ describe('what the dashboard refuses, and how it shows a failure', () => {
     });
 
     it('sends an expired session to sign-in with a message, and back to where the person was', async () => {
-      await admin.page.goto('/dashboard/bookings?status=confirmed');
-      await admin.page.getByRole('heading', { name: 'Bookings' }).waitFor();
-      // The session ends on the server (as at its idle or absolute limit); the browser still holds the cookie.
+      await admin.page.goto('/dashboard/people');
+      await admin.page.getByRole('heading', { name: 'People' }).waitFor();
+      // The session ends on the server (as at its idle or absolute limit) while the page is open.
       const ended = await admin.page.evaluate(async () => {
         const me = (await (await fetch('/dashboard/api/session')).json()) as { data: { csrf_token: string } };
         const res = await fetch('/dashboard/api/session', {
@@ -100,24 +115,29 @@ describe('what the dashboard refuses, and how it shows a failure', () => {
         return res.status;
       });
       expect(ended).toBe(204);
-      await admin.page.getByLabel('Status').selectOption('pending');
+      await nav(admin, 'Audit log').click();
       await admin.page.getByText('Your session has expired').waitFor();
       expect(new URL(admin.page.url()).pathname).toBe('/dashboard/sign-in');
       await checkPage(admin, 'session-expired');
-      await admin.page.getByLabel('Email').fill('admin@maisons-lumiere.example');
-      await admin.page.getByLabel('Password').fill(PASSWORD);
-      await admin.page.getByRole('button', { name: 'Sign in' }).click();
-      await admin.page.getByRole('heading', { name: 'Bookings' }).waitFor();
-      const back = new URL(admin.page.url());
-      expect([back.pathname, back.searchParams.get('status')]).toEqual(['/dashboard/bookings', 'pending']);
+      await signIn(admin, ADMIN);
+      await admin.page.getByRole('heading', { name: 'Audit log' }).waitFor();
+      expect(new URL(admin.page.url()).pathname).toBe('/dashboard/audit');
     });
 
     it('signs out: the next page asks to sign in again', async () => {
-      await admin.page.getByRole('button', { name: 'Sign out' }).click();
-      await admin.page.getByText('You have signed out').waitFor();
-      await admin.page.goto('/dashboard/key');
-      await admin.page.getByRole('button', { name: 'Sign in' }).waitFor();
-      expect(new URL(admin.page.url()).searchParams.get('next')).toBe('/key');
+      const other = await openPage(browser, world.base);
+      try {
+        await other.page.goto('/dashboard/sign-in');
+        await signIn(other, ADMIN);
+        await other.page.getByRole('button', { name: 'Sign out' }).click();
+        await other.page.getByText('You have signed out').waitFor();
+        await other.page.goto('/dashboard/key');
+        await other.page.getByRole('button', { name: 'Sign in' }).waitFor();
+        expect(new URL(other.page.url()).searchParams.get('next')).toBe('/key');
+        await expect.poll(() => other.page.getByText('Your session has expired').count()).toBe(0);
+      } finally {
+        await other.close();
+      }
     });
 
     it('answers an unknown page with a page that leads back', async () => {

@@ -1,8 +1,8 @@
 import { createPartnerClient } from '@spa/sdk';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage, launchBrowser, openPage, shootFailure, type WatchedPage } from './support/browser.js';
 import { acceptInvitation, inviteByCli, nav, PASSWORD, signedInPerson, signIn } from './support/people.js';
 import { startReceiver } from './support/receiver.js';
 import { until } from './support/until.js';
@@ -31,6 +31,11 @@ describe('the whole day of an organisation in the dashboard', () => {
     [world, browser, receiver] = await Promise.all([startWorld(), launchBrowser(), startReceiver()]);
     admin = await openPage(browser, world.base);
     desk = await openPage(browser, world.base);
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    await shootFailure(admin, `day-admin-${task.name}`);
+    await shootFailure(desk, `day-desk-${task.name}`);
   });
   afterAll(async () => {
     await admin?.close();

@@ -55,18 +55,20 @@ export async function openPage(browser: Browser, base: string): Promise<WatchedP
     errors.push(`console: ${text} (${message.location().url})`);
   });
   page.on('pageerror', (error) => errors.push(`exception: ${error.message}`));
+  const expectNoUnexpectedErrors = () =>
+    expect(errors.filter((error) => !allowed.some((pattern) => pattern.test(error)))).toEqual([]);
   const watched: WatchedPage = {
     page,
     context,
     errors,
     expectConsoleError: (pattern) => allowed.push(pattern),
     check: async () => {
-      expect(errors.filter((error) => !allowed.some((pattern) => pattern.test(error)))).toEqual([]);
+      expectNoUnexpectedErrors();
       await expectNotBlank(page);
     },
     close: async () => {
       try {
-        await watched.check();
+        expectNoUnexpectedErrors();
       } finally {
         await context.close();
       }
@@ -102,4 +104,13 @@ export async function checkPage(watched: WatchedPage, name: string): Promise<voi
   expect(overflow, `${name} is wider than a 375 px screen`).toBeLessThanOrEqual(1);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-375.png`), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** What the page showed when a test failed, kept beside the screenshots for whoever reads the failure. */
+export async function shootFailure(watched: WatchedPage | undefined, testName: string): Promise<void> {
+  if (!watched || watched.page.isClosed()) return;
+  mkdirSync(join(SCREENSHOTS, 'failures'), { recursive: true });
+  const file = join(SCREENSHOTS, 'failures', `${testName.replace(/\W+/g, '-').slice(0, 80)}.png`);
+  await watched.page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+  console.error(`failed at ${watched.page.url()}; screenshot: ${file}; console: ${watched.errors.join(' | ')}`);
 }

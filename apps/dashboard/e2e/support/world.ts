@@ -49,7 +49,7 @@ function withDatabase(url: string, database: string): string {
 }
 
 /**
- * The real server (`src/main.ts`, as `pnpm start` runs it) on a database of its own holding the demo organisations,
+ * The real server (`bin/start.mjs`, the compiled server that `pnpm start` runs) on a database of its own holding the demo organisations,
  * imported by the operator CLI. Webhooks may go to loopback receivers and are retried within seconds.
  */
 export async function startWorld(): Promise<World> {
@@ -78,14 +78,14 @@ export async function startWorld(): Promise<World> {
     env.DATA_DIR = dataDir;
   }
   const spa = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/spa.ts', ...args], {
+    const { stdout } = await run(process.execPath, ['--enable-source-maps', 'bin/spa.mjs', ...args], {
       cwd: SERVER_DIR,
       env,
     });
     return stdout;
   };
   await spa('import', DEMO_DATA);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'bin/start.mjs'], {
     cwd: SERVER_DIR,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,5 +1,6 @@
 import type { WebhookDelivery } from '@spa/contract/dashboard';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
@@ -52,6 +53,12 @@ export function DeliveryList({
           </div>
           <p className="muted">
             Event <code>{delivery.event_id}</code> · {formatLogTime(delivery.created_at, timeZone)}
+            {delivery.booking_id && (
+              <>
+                {' · '}
+                <Link href={`/bookings/${delivery.booking_id}`}>booking</Link>
+              </>
+            )}
             {delivery.next_attempt_at && ` · next attempt ${formatLogTime(delivery.next_attempt_at, timeZone)}`}
           </p>
           {delivery.attempts.length > 0 && (

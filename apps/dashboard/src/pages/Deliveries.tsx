@@ -1,5 +1,5 @@
-import { WebhookEventType } from '@spa/contract';
-import { DeliveryStatus } from '@spa/contract/dashboard';
+import { WEBHOOK_EVENT_TYPES } from '@spa/contract';
+import { DeliveryStatus, WEBHOOK_TEST_EVENT_TYPE } from '@spa/contract/dashboard';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'wouter';
 import { api } from '../api/client.js';
@@ -11,12 +11,15 @@ import { QueryView } from '../components/States.js';
 import { localTimeZone } from '../lib/format.js';
 import { pageParam, pickOption } from '../lib/params.js';
 
+/** Booking events and the test event an admin sends from the endpoints page. */
+const EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE] as const;
+
 function DeliveriesPanel() {
   const [params, setParams] = useSearchParams();
   const query = {
     endpoint_id: params.get('endpoint_id') || undefined,
     status: pickOption(DeliveryStatus.options, params.get('status')),
-    event_type: pickOption(WebhookEventType.options, params.get('event_type')),
+    event_type: pickOption(EVENT_TYPES, params.get('event_type')),
     page: pageParam(params.get('page')),
   };
   const endpoints = useQuery({
@@ -66,7 +69,7 @@ function DeliveriesPanel() {
           Event
           <select value={query.event_type ?? ''} onChange={(event) => set('event_type', event.target.value)}>
             <option value="">Any event</option>
-            {WebhookEventType.options.map((type) => (
+            {EVENT_TYPES.map((type) => (
               <option key={type}>{type}</option>
             ))}
           </select>

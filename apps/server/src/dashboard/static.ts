@@ -3,8 +3,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
 
-/** Where `pnpm --filter @spa/dashboard build` writes the app (apps/dashboard/dist). */
-export const DASHBOARD_DIST = fileURLToPath(new URL('../../../dashboard/dist', import.meta.url));
+/**
+ * Where `pnpm --filter @spa/dashboard build` writes the app: DASHBOARD_DIR, else apps/dashboard/dist of the
+ * repository this module runs from (found upwards: it runs from src/ under tsx and from the bundled dist/ alike).
+ */
+export function dashboardDist(env: Record<string, string | undefined> = process.env): string {
+  if (env.DASHBOARD_DIR) return path.resolve(env.DASHBOARD_DIR);
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'apps', 'dashboard');
+    if (existsSync(path.join(candidate, 'package.json'))) return path.join(candidate, 'dist');
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.join(process.cwd(), 'apps', 'dashboard', 'dist');
+    dir = parent;
+  }
+}
 
 /**
  * The page's own rules: scripts, styles, fetches and images from this origin only, never framed (clickjacking of
@@ -46,7 +59,7 @@ when it is missing), then reload this page.</p></body></html>
  * resolves it. /dashboard/api/* is the JSON API: this router passes it on, so an unknown API path still gets the
  * JSON 404. A file-like path that does not exist is a plain 404, never index.html (a browser would run HTML as JS).
  */
-export function dashboardStatic(dist: string = DASHBOARD_DIST): Router {
+export function dashboardStatic(dist: string = dashboardDist()): Router {
   const router = Router();
   const indexHtml = path.join(dist, 'index.html');
   const secured: RequestHandler = (req, res, next) => {
