@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -7,6 +6,7 @@ import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
 import { PreparingClient } from './preparing-client.js';
+import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
 
@@ -37,13 +37,15 @@ export interface ConnectOptions {
   acquireTimeoutMs?: number;
   /** Told about connection errors the pool absorbs (a log line); they never end the process. */
   onConnectionError?: (error: Error) => void;
+  /** Told about something an operator should fix or know (a log line): a DATA_DIR that was open to others. */
+  onWarning?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
 
 export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectPglite(options.dataDir);
+  return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectPglite(options);
 }
 
 function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
@@ -82,9 +84,14 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   };
 }
 
-async function connectPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+async function connectPglite({ dataDir, onWarning }: ConnectOptions): Promise<DatabaseHandle> {
   if (!dataDir) return fromPglite(await openPglite({}));
-  mkdirSync(dataDir, { recursive: true });
+  const tightened = makeDataDirPrivate(dataDir);
+  if (tightened > 0)
+    onWarning?.(
+      { data_dir: dataDir, made_private: tightened },
+      'DATA_DIR was open to other local users; made it private (directories 0700, files 0600)',
+    );
   const unlock = lockDataDir(dataDir);
   try {
     const handle = fromPglite(await openPglite({ dataDir }));
@@ -96,8 +103,13 @@ async function connectPglite(dataDir: string | undefined): Promise<DatabaseHandl
 }
 
 /** An embedded PostgreSQL with the extension and parsers the schema needs, its session in UTC. */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
-  const pglite = await PGlite.create({ ...options, extensions: { btree_gist }, parsers: typeParsers });
+export async function openPglite({ dataDir, ...options }: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
+  const pglite = await PGlite.create({
+    ...options,
+    ...(dataDir ? { fs: new PrivateNodeFS(dataDir) } : {}),
+    extensions: { btree_gist },
+    parsers: typeParsers,
+  });
   await pglite.exec(`set TimeZone = 'UTC'`);
   return pglite;
 }

@@ -29,6 +29,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     statementTimeoutMs: config.statementTimeoutMs,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+    onWarning: (fields, message) => logger.warn(fields, message),
   });
   const lifecycle = new Lifecycle('starting');
   const metrics = new Metrics({ pool: database.pool });
