@@ -35,6 +35,16 @@ export interface ConnectOptions {
   statementTimeoutMs?: number;
   /** How long a query waits for a pooled connection, or for a new one to open (DB_ACQUIRE_TIMEOUT_MS). */
   acquireTimeoutMs?: number;
+  /**
+   * The client's own bound on one round trip (DB_QUERY_TIMEOUT_MS): a database that stops answering without
+   * closing (a partition, a hung server) fails the query here, and the connection is destroyed. 0: none.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * PostgreSQL gives up waiting for a lock after this long (0: never). Below the acquire timeout, so writes stuck
+   * behind a lock give their connections back before reads waiting for one give up.
+   */
+  lockTimeoutMs?: number;
   /** Told about connection errors the pool absorbs (a log line); they never end the process. */
   onConnectionError?: (error: Error) => void;
   /** Told about something an operator should fix or know (a log line): a DATA_DIR that was open to others. */
@@ -43,6 +53,9 @@ export interface ConnectOptions {
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
+/** The client-side bound: the statement timeout plus a second for the cancellation to come back (30 s without). */
+export const defaultQueryTimeoutMs = (statementTimeoutMs: number) =>
+  statementTimeoutMs > 0 ? statementTimeoutMs + 1000 : 30_000;
 
 export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
   return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectPglite(options);
@@ -50,18 +63,22 @@ export async function connect(options: ConnectOptions): Promise<DatabaseHandle> 
 
 function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const acquireTimeout = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
+  const lockTimeout = options.lockTimeoutMs ?? Math.max(1, Math.floor(acquireTimeout / 2));
   const onError = options.onConnectionError ?? (() => undefined);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     Client: PreparingClient,
-    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    connectionTimeoutMillis: acquireTimeout,
+    // PreparingClient destroys a connection whose round trip timed out, so the pool never hands it out again.
+    query_timeout: options.queryTimeoutMs ?? defaultQueryTimeoutMs(statementTimeout),
     // A peer that vanished without closing (a cut network) is noticed by TCP keepalives, not only at the next write.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // Every session in UTC, so timestamptz text is the same on every machine; a stuck lock or a runaway
     // statement is cancelled by the server itself instead of holding a connection and its request.
-    options: `-c TimeZone=UTC -c statement_timeout=${statementTimeout}`,
+    options: `-c TimeZone=UTC -c statement_timeout=${statementTimeout} -c lock_timeout=${lockTimeout}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         typeParsers[oid] ??
@@ -80,8 +97,20 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
     kind: 'postgres',
     pool,
     listen: (channel, handlers) => Promise.resolve(listenPostgres(options.listenUrl ?? url, channel, handlers)),
-    close: () => db.destroy(),
+    close: () => closeWithin(db, pool, acquireTimeout),
   };
+}
+
+/**
+ * Ends the pool, waiting for connections in use to come back; past `withinMs` (a frozen database, whose sockets
+ * would wait for a goodbye that never comes) every connection is destroyed instead.
+ */
+async function closeWithin(db: Db, pool: pg.Pool, withinMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), withinMs)));
+  const ended = await Promise.race([db.destroy(), timedOut]);
+  clearTimeout(timer);
+  if (ended === 'timeout') PreparingClient.destroyAll();
 }
 
 async function connectPglite({ dataDir, onWarning }: ConnectOptions): Promise<DatabaseHandle> {
