@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../db/connect.js';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, defaultQueryTimeoutMs } from '../db/connect.js';
 
 export interface Config {
   port: number;
@@ -25,6 +25,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** Longest wait for a pooled (or new) database connection before a 503. */
   dbAcquireTimeoutMs: number;
+  /** The client's bound on one database round trip: a database that stops answering gives 503, not a hang. */
+  dbQueryTimeoutMs: number;
   /** SIGTERM: in-flight requests get this long before the process leaves anyway. */
   shutdownTimeoutMs: number;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
@@ -56,6 +58,7 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const dataDir = dataDirOf(env);
+  const statementTimeoutMs = integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0);
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
@@ -67,8 +70,9 @@ export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>
     demoData: env.DEMO_DATA !== 'off',
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
-    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0),
+    statementTimeoutMs,
     dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', DEFAULT_ACQUIRE_TIMEOUT_MS, 1),
+    dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', defaultQueryTimeoutMs(statementTimeoutMs), 1),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     metricsToken: env.METRICS_TOKEN || undefined,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1),
