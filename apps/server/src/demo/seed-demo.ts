@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Temporal } from 'temporal-polyfill';
-import { KeyVault } from '../auth/api-key.js';
+import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError } from '../errors/operator-error.js';
@@ -20,8 +20,7 @@ export type DemoSeed =
  * key again while it is active, so the README's curl keeps working. Undefined when the demo data is not there
  * or the key was stored under another KEY_ENCRYPTION_KEY.
  */
-export async function seedDemoDataIfEmpty(db: Db, keyEncryptionKey: Buffer): Promise<DemoSeed | undefined> {
-  const vault = new KeyVault(keyEncryptionKey);
+export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<DemoSeed | undefined> {
   const any = await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst();
   const loaded = !any;
   if (loaded) await importVenueData(db, JSON.parse(readFileSync(DEMO_FILE, 'utf8')), vault, Temporal.Now.instant());

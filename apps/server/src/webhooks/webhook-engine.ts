@@ -17,7 +17,7 @@ import { expirePendingBookings } from './pending-timeout.js';
 import { checkWebhookTarget, parseWebhookUrl } from './safe-target.js';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, sendAttempt } from './send-attempt.js';
 import { signWebhook } from './signature.js';
-import type { WebhookConfig } from './webhook-config.js';
+import type { WebhookConfig } from '../config/config.js';
 
 /** An endpoint that has not succeeded for this long is disabled (DECISIONS "Webhooks"). */
 const DISABLE_AFTER = Temporal.Duration.from({ hours: 5 * 24 });
