@@ -2,5 +2,4 @@
 export { recordBookingEvent, watchStatusChanges } from './record-event.js';
 export { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from './webhook-engine.js';
 export { webhookMetrics, WebhookMetrics } from './metrics.js';
-export { expirePendingBookings } from './pending-timeout.js';
 export * as webhookEndpoints from './endpoints.service.js';
