@@ -7,7 +7,7 @@ import type { BookingRow } from '../db/columns.js';
 import { BookingAlreadyCancelledError } from '../errors/domain-errors.js';
 import { LIVE_STATUSES } from '../lib/booking-status.js';
 import { instantFromDb } from '../lib/instant.js';
-import { recordBookingEvent } from '../webhooks/index.js';
+import { recordBookingEvent } from '../webhooks/record-event.js';
 import { markCancelled, releaseReservations } from './bookings.repository.js';
 import { cancellationFee } from './cancellation-policy.js';
 import { resolveBooking } from './resolve-booking.js';

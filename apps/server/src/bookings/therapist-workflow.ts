@@ -5,7 +5,7 @@ import type { BookingStatus, Database } from '../db/schema.js';
 import { instantFromDb, tstzrange } from '../lib/instant.js';
 import { isLostRace } from '../db/pg-errors.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { recordBookingEvent } from '../webhooks/index.js';
+import { recordBookingEvent } from '../webhooks/record-event.js';
 import {
   holdKeys,
   lockBooking,

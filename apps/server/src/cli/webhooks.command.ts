@@ -1,7 +1,7 @@
 import { isUuid } from '@spa/contract';
 import { type Command, InvalidArgumentError } from 'commander';
 import { readSettings } from '../config/config.js';
-import { webhookEndpoints as endpoints } from '../webhooks/index.js';
+import * as endpoints from '../webhooks/endpoints.service.js';
 import { formatTable } from './format-table.js';
 import { type CommandHost, print } from './command-host.js';
 

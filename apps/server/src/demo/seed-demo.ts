@@ -5,10 +5,9 @@ import type { Db } from '../db/connect.js';
 import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { revealKey } from '../keys/keys.service.js';
+import { DEMO_KEY_ID } from './demo-key.js';
 
 const DEMO_FILE = new URL('./demo-data.json', import.meta.url);
-/** Maisons Lumière's dashboard key in demo-data.json (all six scopes), the one the README's commands use. */
-export const DEMO_KEY_ID = 'de0000000001';
 
 export type DemoSeed =
   | { loaded: boolean; organisation: string; apiKey: string }

@@ -1,6 +1,7 @@
 import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
-import { DEMO_KEY_ID, seedDemoDataIfEmpty } from '../demo/seed-demo.js';
+import { DEMO_KEY_ID } from '../demo/demo-key.js';
+import { seedDemoDataIfEmpty } from '../demo/seed-demo.js';
 
 /** Loads the demo data into an empty embedded database and prints the key to try it with. */
 export async function printDemoKey(db: Db, vault: KeyVault, publicUrl: string): Promise<void> {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
-import { DEMO_KEY_ID, seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
+import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
+import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { regenerateDashboardKey } from '../../src/keys/keys.service.js';
 import { setup } from '../support/test-app.js';
