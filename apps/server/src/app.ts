@@ -3,7 +3,6 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { AppDeps, RouteDeps } from './app-deps.js';
-import { KeyVault } from './auth/api-key.js';
 import { uncachedKeyLookup } from './auth/api-key-cache.js';
 import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
@@ -39,7 +38,7 @@ export function createApp(deps: AppDeps): Express {
   const routeDeps: RouteDeps = {
     db: deps.db,
     clock: deps.clock,
-    vault: new KeyVault(deps.config.keyEncryptionKey),
+    vault: deps.vault,
     availabilityPool: deps.availabilityPool,
   };
   const lifecycle = deps.lifecycle ?? new Lifecycle();

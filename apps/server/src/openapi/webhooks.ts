@@ -11,7 +11,7 @@ import {
 } from '@spa/contract';
 import type { z } from 'zod';
 import { ATTEMPT_TIMEOUT_MS } from '../webhooks/send-attempt.js';
-import { DEFAULT_RETRY_SCHEDULE } from '../webhooks/webhook-config.js';
+import { DEFAULT_RETRY_SCHEDULE } from '../config/config.js';
 import { type Components, hoistComponents, type Schema } from './components.js';
 import { exampleOf } from './examples.js';
 

@@ -1,10 +1,11 @@
-import type { Config } from '../config/config.js';
+import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
-import { DEMO_KEY_ID, seedDemoDataIfEmpty } from '../demo/seed-demo.js';
+import { DEMO_KEY_ID } from '../demo/demo-key.js';
+import { seedDemoDataIfEmpty } from '../demo/seed-demo.js';
 
 /** Loads the demo data into an empty embedded database and prints the key to try it with. */
-export async function printDemoKey(db: Db, config: Pick<Config, 'keyEncryptionKey' | 'publicUrl'>): Promise<void> {
-  const demo = await seedDemoDataIfEmpty(db, config.keyEncryptionKey);
+export async function printDemoKey(db: Db, vault: KeyVault, publicUrl: string): Promise<void> {
+  const demo = await seedDemoDataIfEmpty(db, vault);
   if (demo && 'revoked' in demo) {
     process.stdout.write(
       `\n  Demo data present. The demo key ${DEMO_KEY_ID} of ${demo.organisation} was revoked (regenerated);\n` +
@@ -14,9 +15,9 @@ export async function printDemoKey(db: Db, config: Pick<Config, 'keyEncryptionKe
     process.stdout.write(
       `\n  Demo data ${demo.loaded ? 'loaded' : 'present'}. Demo API key (organisation ${demo.organisation}):\n\n` +
         `    ${demo.apiKey}\n\n` +
-        `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${config.publicUrl}/v1/venues\n` +
-        `  Reference: ${config.publicUrl}/docs\n` +
-        `  Dashboard: ${config.publicUrl}/dashboard\n\n`,
+        `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/venues\n` +
+        `  Reference: ${publicUrl}/docs\n` +
+        `  Dashboard: ${publicUrl}/dashboard\n\n`,
     );
   }
 }

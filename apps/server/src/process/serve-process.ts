@@ -13,7 +13,7 @@ import { Metrics } from '../metrics/metrics.js';
 import { systemClock } from '../lib/clock.js';
 import { createRetentionJob } from '../retention/retention-job.js';
 import { retentionDeletedCounter } from '../retention/retention-metrics.js';
-import { createWebhookEngine, loadWebhookConfig, WebhookMetrics } from '../webhooks/index.js';
+import { createWebhookEngine, WebhookMetrics } from '../webhooks/index.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
 
@@ -25,7 +25,8 @@ const MIN_SHUTDOWN_DEADLINE_MS = 500;
  * migrated), prepares the database as soon as it can be reached, and drains on SIGTERM or SIGINT.
  */
 export async function serveProcess(config: Config, logger: Logger): Promise<void> {
-  const webhookConfig = loadWebhookConfig(process.env);
+  // The one key vault of the process: the API, webhook delivery and operator commands share it.
+  const vault = new KeyVault(config.keyEncryptionKey);
   const database = await connect({
     databaseUrl: config.databaseUrl,
     listenUrl: config.databaseListenUrl,
@@ -49,6 +50,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     apiKeys,
     db: database.db,
     clock: systemClock,
+    vault,
     config,
     logger,
     lifecycle,
@@ -65,8 +67,8 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const webhooks = createWebhookEngine({
     db: database.db,
     clock: systemClock,
-    vault: new KeyVault(config.keyEncryptionKey),
-    config: webhookConfig,
+    vault,
+    config: config.webhooks,
     logger,
     metrics: new WebhookMetrics(metrics.registry),
     soleProcess: database.kind === 'pglite',
@@ -124,7 +126,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const prepared = await prepareWhenReachable(
     async () => {
       await migrate(config, database);
-      if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, config);
+      if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, vault, config.publicUrl);
     },
     logger,
     () => stopping !== undefined,
@@ -134,7 +136,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   if (database.kind === 'pglite') {
     operator = await serveOperatorCommands({
       dataDir: config.dataDir,
-      context: { db: database.db, vault: new KeyVault(config.keyEncryptionKey), publicUrl: config.publicUrl },
+      context: { db: database.db, vault, publicUrl: config.publicUrl },
       logger,
     });
   }

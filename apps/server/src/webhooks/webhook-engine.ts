@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Temporal } from 'temporal-polyfill';
 import type { KeyVault } from '../auth/api-key.js';
+import { expirePendingBookings } from '../bookings/pending-timeout.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { instantFromDb } from '../lib/instant.js';
@@ -13,13 +14,12 @@ import {
   settleAttempts,
 } from './deliveries.repository.js';
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
-import { expirePendingBookings } from './pending-timeout.js';
 import { checkWebhookTarget, parseWebhookUrl } from './safe-target.js';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, sendAttempt } from './send-attempt.js';
 import { signWebhook } from './signature.js';
-import type { WebhookConfig } from './webhook-config.js';
+import type { WebhookConfig } from '../config/config.js';
 
-/** An endpoint that has not succeeded for this long is disabled (DECISIONS "Webhooks"). */
+/** An endpoint that has not succeeded for this long is disabled (docs/decisions.md, "Webhooks"). */
 const DISABLE_AFTER = Temporal.Duration.from({ hours: 5 * 24 });
 
 export interface WebhookEngineOptions {

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
 import { advisoryLockKey } from '../../src/db/advisory-lock.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import { createRetentionJob } from '../../src/retention/retention-job.js';
@@ -228,21 +227,5 @@ describe('retention: expired rows deleted in small batches', () => {
     // stop() ended the pause without another batch: one attempt gone, the events all kept.
     expect(await attemptsLeft()).toBe(3);
     expect(await remaining(events)).toEqual([...events].sort());
-  });
-});
-
-describe('WEBHOOK_RETENTION_DAYS', () => {
-  const env = { KEY_ENCRYPTION_KEY: 'ab'.repeat(32) };
-
-  it('defaults to 30 days', () => {
-    expect(loadConfig(env).webhookRetentionDays).toBe(30);
-    expect(loadConfig({ ...env, WEBHOOK_RETENTION_DAYS: '7' }).webhookRetentionDays).toBe(7);
-  });
-
-  it('refuses a value that is not a whole number of days of at least 1', () => {
-    for (const value of ['0', '-3', '1.5', 'thirty'])
-      expect(() => loadConfig({ ...env, WEBHOOK_RETENTION_DAYS: value })).toThrow(
-        `WEBHOOK_RETENTION_DAYS must be an integer >= 1, got ${value}`,
-      );
   });
 });
