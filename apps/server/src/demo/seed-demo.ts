@@ -7,6 +7,7 @@ import { revealKey } from '../keys/keys.service.js';
 // Compiled into the bundle: the built server reads no file of src/ at run time.
 import demoData from './demo-data.json' with { type: 'json' };
 import { DEMO_KEY_ID } from './demo-key.js';
+import { addDemoAdmin } from './demo-admin.js';
 
 export type DemoSeed =
   | { loaded: boolean; organisation: string; apiKey: string }
@@ -14,7 +15,8 @@ export type DemoSeed =
   | { loaded: boolean; organisation: string; revoked: true };
 
 /**
- * A newcomer's first start: a database with no organisation gets the demo data. Later starts print the demo
+ * A newcomer's first start: a database with no organisation gets the demo data, and its organisation the demo
+ * dashboard admin (demo-admin.ts). Later starts print the demo
  * key again while it is active, so the README's curl keeps working. Undefined when the demo data is not there
  * or the key was stored under another KEY_ENCRYPTION_KEY.
  */
@@ -26,10 +28,11 @@ export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<Demo
   const key = await db
     .selectFrom('api_keys')
     .innerJoin('organisations', 'organisations.id', 'api_keys.organisation_id')
-    .select(['api_keys.id', 'api_keys.revoked_at', 'organisations.slug'])
+    .select(['api_keys.id', 'api_keys.revoked_at', 'api_keys.organisation_id', 'organisations.slug'])
     .where('api_keys.id', '=', DEMO_KEY_ID)
     .executeTakeFirst();
   if (!key) return undefined;
+  if (loaded) await addDemoAdmin(db, key.organisation_id, Temporal.Now.instant());
   if (key.revoked_at !== null) return { loaded, organisation: key.slug, revoked: true };
   try {
     return { loaded, organisation: key.slug, apiKey: (await revealKey(db, vault, key.id)).key };
