@@ -8,6 +8,7 @@ import type { Db } from './db/connect.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { Clock } from './lib/clock.js';
+import type { WebhookConfig } from './webhooks/webhook-config.js';
 
 /** What createApp needs; tests pass their own database, clock and config. */
 export interface AppDeps {
@@ -28,6 +29,8 @@ export interface AppDeps {
   bodyDeadlineMs?: number;
   /** Worker threads for heavy availability answers; without one, every answer is computed on the event loop. */
   availabilityPool?: AvailabilityPool | undefined;
+  /** Webhook URL rules and retry schedule for the dashboard's endpoints; without it, from the environment. */
+  webhooks?: WebhookConfig;
 }
 
 export interface RouteDeps {
