@@ -10,6 +10,7 @@ import type { Trx } from '../import/upsert.js';
 import { isoFromDb, isoSeconds } from '../lib/instant.js';
 import type { RequestOrigin } from './dashboard-actor.js';
 import { hashPassword } from './passwords.js';
+import { deleteSessionsOf } from './sessions.repository.js';
 import {
   deletePerson,
   findLiveInvitation,
@@ -156,16 +157,17 @@ export async function listUsers(db: Db, organisationId: string, window: { offset
 }
 
 /**
- * Removes a person of the organisation: their sessions go with them (the foreign key cascades), so every open
- * session ends at once. Another organisation's person, or none, is 404 `User not found`.
+ * Removes a person of the organisation and ends every session of theirs at once; answers how many ended.
+ * Another organisation's person, or none, is 404 `User not found`.
  */
 export async function removePerson(
   db: Db,
   input: { organisationId: string; personId: string; actor: AuditActor; origin: RequestOrigin; now: Temporal.Instant },
-): Promise<void> {
+): Promise<{ sessionsEnded: number }> {
   if (input.actor.type === 'person' && input.actor.personId === input.personId)
     throw new DashboardError(409, DashboardErrorText.CannotRemoveSelf);
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    const sessionsEnded = await deleteSessionsOf(trx, input.personId, input.organisationId);
     if (!(await deletePerson(trx, input.organisationId, input.personId)))
       throw notFound(DashboardErrorText.UserNotFound);
     await recordAudit(trx, {
@@ -176,5 +178,6 @@ export async function removePerson(
       ...input.origin,
       at: input.now,
     });
+    return { sessionsEnded };
   });
 }

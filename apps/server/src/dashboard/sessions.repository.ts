@@ -88,9 +88,15 @@ export async function deleteSession(db: Db | Trx, sessionId: string): Promise<vo
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }
 
-/** Ends every session of a person at once (removal, password change). */
-export async function deleteSessionsOf(db: Db | Trx, personId: string): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('person_id', '=', personId).executeTakeFirst();
+/** Ends every session of a person of the organisation at once (removal); answers how many there were. */
+export async function deleteSessionsOf(db: Db | Trx, personId: string, organisationId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('person_id', '=', personId)
+    .where('person_id', 'in', (eb) =>
+      eb.selectFrom('people').select('id').where('organisation_id', '=', organisationId),
+    )
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -107,7 +107,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   if (database.kind === 'pglite') {
     operator = await serveOperatorCommands({
       dataDir: config.dataDir,
-      context: { db: database.db, vault: new KeyVault(config.keyEncryptionKey) },
+      context: { db: database.db, vault: new KeyVault(config.keyEncryptionKey), publicUrl: config.publicUrl },
       logger,
     });
   }

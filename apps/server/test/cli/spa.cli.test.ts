@@ -13,7 +13,7 @@ import { lockDataDir } from '../../src/db/data-dir-lock.js';
 import { DEMO_KEY_ID } from '../../src/demo/seed-demo.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { makeVenueFile } from '../import/venue-file.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { createTestContext, TEST_PUBLIC_URL, type TestContext } from '../support/test-app.js';
 import { testDbKind } from '../support/test-db.js';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,7 +46,10 @@ describe('pnpm spa (the operator CLI)', () => {
   async function spa(...argv: string[]): Promise<Run> {
     const run = { stdout: '', stderr: '' };
     const io = { stdout: (t: string) => (run.stdout += t), stderr: (t: string) => (run.stderr += t) };
-    const code = await runCli(argv, contextHost({ db: ctx.db, vault: ctx.vault }, { cwd: dir, io, clock }));
+    const code = await runCli(
+      argv,
+      contextHost({ db: ctx.db, vault: ctx.vault, publicUrl: TEST_PUBLIC_URL }, { cwd: dir, io, clock }),
+    );
     return { code, ...run };
   }
   /** A small organisation of its own, imported through the CLI. */
@@ -293,7 +296,7 @@ describe('pnpm spa (the operator CLI)', () => {
       const unlock = lockDataDir(dataDir);
       const served = await serveOperatorCommands({
         dataDir,
-        context: { db: ctx.db, vault: ctx.vault },
+        context: { db: ctx.db, vault: ctx.vault, publicUrl: TEST_PUBLIC_URL },
         logger: { info: () => undefined, error: () => undefined },
       });
       stop = () => served.close().finally(unlock);

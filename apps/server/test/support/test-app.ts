@@ -26,18 +26,23 @@ export interface TestContext {
 
 export type TestContextOptions = {
   now?: string;
+  /** PUBLIC_URL of the app (http://localhost unless a test needs another, e.g. https for Secure cookies). */
+  publicUrl?: string;
   rateLimitEnforced?: boolean;
   poolSize?: number;
   statementTimeoutMs?: number;
   acquireTimeoutMs?: number;
 } & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics'>;
 
+/** PUBLIC_URL of every test app unless a test says otherwise; the dashboard's origin. */
+export const TEST_PUBLIC_URL = 'http://localhost';
+
 /** The clock of every test context unless a test says otherwise. */
 export const TEST_NOW = '2026-11-22T08:00:00Z';
 
 /** A fresh, empty database and an app over it, the clock frozen at `now`. */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const { now, rateLimitEnforced, poolSize, statementTimeoutMs, acquireTimeoutMs, ...appOptions } = options;
+  const { now, publicUrl, rateLimitEnforced, poolSize, statementTimeoutMs, acquireTimeoutMs, ...appOptions } = options;
   const handle = await openTestDatabase({ poolSize, statementTimeoutMs, acquireTimeoutMs });
   const keyEncryptionKey = randomBytes(32);
   const clock = fixedClock(now ?? TEST_NOW);
@@ -48,7 +53,11 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     db: handle.db,
     pool: handle.pool,
     clock,
-    config: { keyEncryptionKey, rateLimitEnforced: rateLimitEnforced ?? false, publicUrl: 'http://localhost' },
+    config: {
+      keyEncryptionKey,
+      rateLimitEnforced: rateLimitEnforced ?? false,
+      publicUrl: publicUrl ?? TEST_PUBLIC_URL,
+    },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...appOptions,
   });
