@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Temporal } from 'temporal-polyfill';
+import type { KeyVault } from '../../src/auth/api-key.js';
+import { contextHost } from '../../src/cli/command-host.js';
+import { runCli } from '../../src/cli/program.js';
 import type { Db } from '../../src/db/connect.js';
+import type { Clock } from '../../src/lib/clock.js';
+import { TEST_PUBLIC_URL } from '../support/test-app.js';
 import { EVERY_DAY, makeBooking, makeCustomer, makeTherapist, makeTreatment } from '../support/factories.js';
 import { makeDashboardOrganisation } from './dashboard-support.js';
 
@@ -54,4 +60,26 @@ export async function makeOrganisationResources(db: Db, organisationId: string, 
 export async function makeResourcefulOrganisation(db: Db) {
   const world = await makeDashboardOrganisation(db);
   return { ...world, resources: await makeOrganisationResources(db, world.org.id, world.venue.id) };
+}
+
+/** `pnpm spa …` against a test context's database and clock, as the operator runs it. */
+export function spaOf(ctx: { db: Db; vault: KeyVault; clock: Clock }) {
+  return async (...argv: string[]) => {
+    const run = { stdout: '', stderr: '' };
+    const io = { stdout: (t: string) => (run.stdout += t), stderr: (t: string) => (run.stderr += t) };
+    const host = contextHost(
+      { db: ctx.db, vault: ctx.vault, publicUrl: TEST_PUBLIC_URL },
+      { cwd: process.cwd(), io, clock: ctx.clock },
+    );
+    return { code: await runCli(argv, host), ...run };
+  };
+}
+
+/** The password confirmation of a person's sessions, moved back past the 5-minute window. */
+export async function expireConfirmation(db: Db, personId: string, now: Temporal.Instant) {
+  await db
+    .updateTable('sessions')
+    .set({ confirmed_at: now.subtract({ minutes: 6 }).toString() })
+    .where('person_id', '=', personId)
+    .execute();
 }
