@@ -31,6 +31,7 @@ import { keyRateLimit } from './rate-limit/key-rate-limit.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
 import { venuesRouter } from './venues/venues.router.js';
+import { readSettings } from './config/config.js';
 
 /** The HTTP application, separate from the process that listens (main.ts), so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Express {
       clock: deps.clock,
       vault: routeDeps.vault,
       throttle: SignInThrottle.create(deps.pool),
+      webhooks: deps.webhooks ?? readSettings(process.env).webhooks,
       ...dashboardSettings(deps.config.publicUrl),
     },
     { validateResponses: validated },

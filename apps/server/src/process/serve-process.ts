@@ -57,6 +57,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     metrics,
     pool: database.pool,
     availabilityPool,
+    webhooks: config.webhooks,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
