@@ -58,7 +58,11 @@ export async function benchStartup(): Promise<string[]> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const p50 = (values: Timing[], of: keyof Timing = 'wall') => percentile(values.map((v) => v[of]), 50);
+  const p50 = (values: Timing[], of: keyof Timing = 'wall') =>
+    percentile(
+      values.map((v) => v[of]),
+      50,
+    );
   const node = p50(samples.node);
   const row = (label: string, values: Timing[], overNode = true) =>
     `  ${label.padEnd(66)} ${fmt(p50(values))} ${fmt(Math.max(...values.map((v) => v.wall)))}` +
@@ -112,7 +116,11 @@ async function timedCommand(file: string, args: string[], env: Record<string, st
 }
 
 /** The numbers after the command name of a /proc/<pid>/stat line (the 3rd field on). */
-const statFields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+const statFields = (stat: string) =>
+  stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
 
 /** CPU milliseconds a running process has spent (utime + stime). */
 function cpuOf(pid: number): number {

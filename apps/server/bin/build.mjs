@@ -12,7 +12,17 @@
 import { spawnSync } from 'node:child_process';
 import module from 'node:module';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -138,7 +148,12 @@ async function build(/** @type {{ force: boolean }} */ { force }) {
     const old = join(SERVER_DIR, `.dist-old-${process.pid}`);
     // tsup reads the dependencies to leave external from the package.json of the working directory.
     process.chdir(SERVER_DIR);
-    await tsup({ ...options, outDir: next, config: false, silent: true });
+    try {
+      await tsup({ ...options, outDir: next, config: false, silent: true });
+    } catch (error) {
+      rmSync(next, { recursive: true, force: true }); // a failed build leaves dist/ as it was, and nothing else
+      throw error;
+    }
     writeFileSync(join(next, STAMP), hash);
     rmSync(old, { recursive: true, force: true });
     try {

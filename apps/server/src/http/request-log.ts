@@ -17,7 +17,7 @@ type Source = { root: Logger; req: Request; res: Response } | { parent: LazyRequ
  * `req.log`, a pino child logger made only when a line is written through it. Most requests write only their
  * completion line, yet pino-http built two or three child loggers for each (serializing the request every time)
  * and authentication one more. Plain methods and no closures: each closure made per request costs its allocation
- * and, under tsx, a `__name` call.
+ * and, under tsx (which ran the server before it was compiled), a `__name` call.
  */
 class LazyRequestLogger implements RequestLogger {
   #logger: Logger | undefined;

@@ -11,7 +11,10 @@ if (testDbKind !== 'postgres')
   console.warn('concurrency tests need a real PostgreSQL (DATABASE_URL); skipped on PGlite');
 
 describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency (PostgreSQL)', () => {
-  const ctx = setup({ poolSize: 20 });
+  // 80 requests share 20 connections: on a busy machine a request may wait for a connection, or for the slot's
+  // lock, longer than production's 2 s and 5 s and be answered 503 (as it should be in production). These tests are
+  // about what the database ends up holding, so their requests wait: the limits are deadlines against a hang.
+  const ctx = setup({ poolSize: 20, acquireTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
 
   it('gives exactly one 201 and 49 slot_unavailable to 50 parallel creates of a capacity-1 slot', async () => {
     const f = await makeBookableVenue(ctx.db, ctx.vault);
