@@ -15,7 +15,7 @@ import {
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
 import { expirePendingBookings } from './pending-timeout.js';
 import { checkWebhookTarget, parseWebhookUrl } from './safe-target.js';
-import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, sendAttempt } from './send-attempt.js';
+import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, sendAttempt, WEBHOOK_SOCKETS } from './send-attempt.js';
 import { signWebhook } from './signature.js';
 import type { WebhookConfig } from './webhook-config.js';
 
@@ -67,9 +67,11 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const metrics = options.metrics ?? webhookMetrics;
   const pollIntervalMs = options.pollIntervalMs ?? 200;
   const timeoutJobIntervalMs = options.timeoutJobIntervalMs ?? 5_000;
-  const batchSize = options.batchSize ?? 50;
+  // As many attempts at once as there are sockets: one waiting for a socket would spend its 10 s there.
+  const batchSize = options.batchSize ?? WEBHOOK_SOCKETS;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-  const leaseSeconds = options.leaseSeconds ?? Math.ceil(attemptTimeoutMs / 1000) + 5;
+  // An attempt may wait for its socket and then for its answer, each bounded by the attempt timeout.
+  const leaseSeconds = options.leaseSeconds ?? Math.ceil((2 * attemptTimeoutMs) / 1000) + 5;
   const stopGraceMs = options.stopGraceMs ?? 5_000;
 
   let running = false;
