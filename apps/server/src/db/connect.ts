@@ -64,6 +64,7 @@ export async function connect(options: ConnectOptions): Promise<DatabaseHandle> 
 function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const acquireTimeout = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
+  // Half: a request stuck on a lock gives its connection back well before one queued behind it gives up.
   const lockTimeout = options.lockTimeoutMs ?? Math.max(1, Math.floor(acquireTimeout / 2));
   const onError = options.onConnectionError ?? (() => undefined);
   const pool = new pg.Pool({

@@ -92,9 +92,12 @@ export async function attemptDelivery(
   };
 }
 
-/** How long a claim holds its delivery: longer than an attempt, so its holder always settles it first. */
+/**
+ * How long a claim holds its delivery: longer than an attempt, so its holder always settles it first. An attempt
+ * may wait for its socket and then for its answer, each bounded by the attempt timeout.
+ */
 export function leaseSecondsFor(attemptTimeoutMs: number): number {
-  return Math.ceil(attemptTimeoutMs / 1000) + 5;
+  return Math.ceil((2 * attemptTimeoutMs) / 1000) + 5;
 }
 
 /**

@@ -18,10 +18,16 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+/**
+ * Attempts a process runs at once, and the sockets its agents may open: sized together, so an attempt never waits
+ * for a socket (the engine claims no more than this; webhook-engine.ts).
+ */
+export const WEBHOOK_SOCKETS = 16;
+
 // Keep-alive pools: a busy endpoint reuses its connection. The pool key includes the checked address.
 const agents = {
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 16 }),
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: WEBHOOK_SOCKETS, maxTotalSockets: WEBHOOK_SOCKETS }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: WEBHOOK_SOCKETS, maxTotalSockets: WEBHOOK_SOCKETS }),
 };
 
 /**
@@ -63,10 +69,17 @@ export function sendAttempt(
         'user-agent': 'partner-booking-api-webhooks/1',
       },
     });
-    const timer = setTimeout(() => {
+    // The receiver's 10 s start when the request has its socket, not while it waits for one; the wait itself is
+    // bounded too (it should not happen: the engine runs no more attempts than there are sockets).
+    const giveUp = (error: string) => () => {
       request.destroy();
-      finish({ ok: false, statusCode: null, responseBody: null, error: `No answer within ${timeoutMs / 1000} s` });
-    }, timeoutMs);
+      finish({ ok: false, statusCode: null, responseBody: null, error });
+    };
+    let timer = setTimeout(giveUp(`No socket free within ${timeoutMs / 1000} s`), timeoutMs);
+    request.once('socket', () => {
+      clearTimeout(timer);
+      timer = setTimeout(giveUp(`No answer within ${timeoutMs / 1000} s`), timeoutMs);
+    });
     request.on('error', (error: NodeJS.ErrnoException) =>
       finish({ ok: false, statusCode: null, responseBody: null, error: error.code ?? error.message }),
     );

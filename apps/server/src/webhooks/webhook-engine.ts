@@ -12,7 +12,7 @@ import {
   settleAttempts,
 } from './deliveries.repository.js';
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
-import { ATTEMPT_TIMEOUT_MS } from './send-attempt.js';
+import { ATTEMPT_TIMEOUT_MS, WEBHOOK_SOCKETS } from './send-attempt.js';
 import { attemptDelivery, DISABLE_AFTER, leaseSecondsFor } from './attempt-delivery.js';
 import type { WebhookConfig } from '../config/config.js';
 
@@ -61,7 +61,8 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const metrics = options.metrics ?? webhookMetrics;
   const pollIntervalMs = options.pollIntervalMs ?? 200;
   const timeoutJobIntervalMs = options.timeoutJobIntervalMs ?? 5_000;
-  const batchSize = options.batchSize ?? 50;
+  // As many attempts at once as there are sockets: one waiting for a socket would spend its 10 s there.
+  const batchSize = options.batchSize ?? WEBHOOK_SOCKETS;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const leaseSeconds = options.leaseSeconds ?? leaseSecondsFor(attemptTimeoutMs);
   const stopGraceMs = options.stopGraceMs ?? 5_000;

@@ -16,20 +16,11 @@ import { compiledArgs } from '../support/compiled.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { makeVenueFile } from '../import/venue-file.js';
 import { createTestContext, TEST_PUBLIC_URL, type TestContext } from '../support/test-app.js';
+import { AS_NOBODY, canRunAsNobody } from '../support/other-user.js';
 import { testDbKind } from '../support/test-db.js';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Whether this machine lets the tests run a command as another local user (root with setpriv). */
-const canRunAsNobody = (() => {
-  try {
-    return (
-      process.getuid?.() === 0 && execFileSync('setpriv', ['--reuid=65534', 'id', '-u']).toString().trim() === '65534'
-    );
-  } catch {
-    return false;
-  }
-})();
 if (!canRunAsNobody) console.warn('tests as another local user need root and setpriv; skipped here');
 
 /** Output of one run, as an operator's terminal shows it. */
@@ -389,17 +380,8 @@ describe('pnpm spa (the operator CLI)', () => {
     const asNobody = (...argv: string[]) =>
       new Promise<Run>((resolve) => {
         execFile(
-          'setpriv',
-          [
-            '--reuid=65534',
-            '--regid=65534',
-            '--clear-groups',
-            process.execPath,
-            '--import',
-            'tsx',
-            'src/cli/spa.ts',
-            ...argv,
-          ],
+          AS_NOBODY[0],
+          [...AS_NOBODY.slice(1), process.execPath, '--import', 'tsx', 'src/cli/spa.ts', ...argv],
           { cwd: serverDir, env: { ...env(), HOME: tmpdir() } },
           (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         );

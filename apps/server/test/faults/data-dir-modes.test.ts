@@ -3,7 +3,10 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AS_NOBODY, canRunAsNobody } from '../support/other-user.js';
 import { testDbKind } from '../support/test-db.js';
+import { connect } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { type ChildServer, eventually, startChildServer } from './support/child-server.js';
 import { isReady, postBooking } from './support/http.js';
 import { type SeededDatabase, seedDatabase } from './support/seeded-database.js';
@@ -25,21 +28,10 @@ function openToOthers(dir: string): string[] {
   return found;
 }
 
-/** Whether this machine lets the tests act as another local user (root with setpriv). */
-const canRunAsNobody = (() => {
-  try {
-    return (
-      process.getuid?.() === 0 && execFileSync('setpriv', ['--reuid=65534', 'id', '-u']).toString().trim() === '65534'
-    );
-  } catch {
-    return false;
-  }
-})();
-
 /** What `nobody` can read of a file: its text, or the error it gets. */
 function readAsNobody(path: string): string {
   try {
-    return execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'cat', path], {
+    return execFileSync(AS_NOBODY[0], [...AS_NOBODY.slice(1), 'cat', path], {
       stdio: ['ignore', 'pipe', 'pipe'],
     }).toString();
   } catch (error) {
@@ -73,8 +65,18 @@ describe.skipIf(testDbKind !== 'pglite')('the embedded database keeps its files 
     parent = mkdtempSync(join(tmpdir(), 'spa-modes-'));
     chmodSync(parent, 0o755);
     const dataDir = join(parent, 'data');
-    server = await withUmask(0, () => startChildServer({ DATA_DIR: dataDir }));
-    await eventually(() => isReady(server!.base), 90_000);
+    // In this process, as the server and the CLI open it (connect), and migrated so every file is written.
+    const previous = process.umask(0);
+    try {
+      const handle = await connect({ dataDir });
+      try {
+        await migrateToLatest(handle.db);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      process.umask(previous);
+    }
     expect(openToOthers(dataDir)).toEqual([]);
     if (canRunAsNobody) expect(readAsNobody(join(dataDir, 'PG_VERSION'))).toMatch(/^refused: .*Permission denied/);
   });

@@ -67,8 +67,12 @@ describe.skipIf(testDbKind !== 'postgres')('a table locked by another session (P
       await waiter.query('lock table customers in access exclusive mode');
       try {
         // More requests than the pool (10) has connections, each waiting on the lock with a connection of its own.
+        // (.then sends it now: supertest sends a request only once it is awaited.)
         const stuck = Array.from({ length: 12 }, () =>
-          request(defaults.app).get(`/v1/venues/${f.venue.id}/customers`).set(auth),
+          request(defaults.app)
+            .get(`/v1/venues/${f.venue.id}/customers`)
+            .set(auth)
+            .then((res) => res),
         );
         await new Promise((resolve) => setTimeout(resolve, 300));
         const reads = await Promise.all(
