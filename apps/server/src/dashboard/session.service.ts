@@ -7,7 +7,14 @@ import type { DashboardActor, RequestOrigin } from './dashboard-actor.js';
 import type { DashboardDeps } from './dashboard-deps.js';
 import { verifyPassword } from './passwords.js';
 import { findPersonForSignIn, recordSignIn } from './people.repository.js';
-import { confirmSession, deleteSession, findLiveSession, insertSession, touchSession } from './sessions.repository.js';
+import {
+  confirmSession,
+  deleteExpiredSessionsOf,
+  deleteSession,
+  findLiveSession,
+  insertSession,
+  touchSession,
+} from './sessions.repository.js';
 import { hashToken, newToken } from './tokens.js';
 
 /** DECISIONS: a session ends after 30 minutes without a request, and 12 hours after sign-in whatever happens. */
@@ -44,6 +51,7 @@ export async function signIn(
   const sessionId = randomUUID();
   const csrfToken = newToken();
   await db.transaction().execute(async (trx) => {
+    await deleteExpiredSessionsOf(trx, person.id, now, now.subtract(IDLE_TIMEOUT));
     await insertSession(trx, {
       id: sessionId,
       personId: person.id,

@@ -100,10 +100,16 @@ export async function deleteSessionsOf(db: Db | Trx, personId: string, organisat
   return Number(result.numDeletedRows);
 }
 
-/** Sessions past either expiry are useless; dropping them keeps the table small. */
-export async function deleteExpiredSessions(db: Db, now: Temporal.Instant, idleSince: Temporal.Instant) {
-  await db
+/** A person's sessions past either expiry open nothing; dropped when they sign in again, so the table stays small. */
+export async function deleteExpiredSessionsOf(
+  trx: Trx,
+  personId: string,
+  now: Temporal.Instant,
+  idleSince: Temporal.Instant,
+): Promise<void> {
+  await trx
     .deleteFrom('sessions')
+    .where('person_id', '=', personId)
     .where((eb) =>
       eb.or([eb('absolute_expires_at', '<=', now.toString()), eb('last_seen_at', '<=', idleSince.toString())]),
     )

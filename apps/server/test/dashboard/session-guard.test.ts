@@ -58,6 +58,14 @@ describe('dashboard session guard', () => {
 
     ctx.clock.set('2026-11-22T10:00:00Z');
     const long = await dash().signIn(admin.email);
+    // Signing in drops the person's expired sessions: only the new one is left.
+    const rows = await ctx.db
+      .selectFrom('sessions')
+      .innerJoin('people', 'people.id', 'sessions.person_id')
+      .select('sessions.id')
+      .where('people.email', '=', admin.email)
+      .execute();
+    expect(rows).toHaveLength(1);
     // Used every 20 minutes, it still ends 12 hours after sign-in.
     let at = Temporal.Instant.from('2026-11-22T10:00:00Z');
     const end = Temporal.Instant.from('2026-11-22T22:00:00Z');
