@@ -6,8 +6,3 @@ export interface OrganisationScope {
   organisationId: string;
   venueIds: readonly string[] | null;
 }
-
-/** Whether a venue of the scope's organisation is one the scope may see. */
-export function seesVenue(scope: OrganisationScope, venueId: string): boolean {
-  return scope.venueIds === null || scope.venueIds.includes(venueId);
-}

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { error } from '../support/api.js';
 import { setup } from '../support/test-app.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { auditRows, dashboardOf, makeDashboardOrganisation, type Session } from './dashboard-support.js';
-import { expireConfirmation, makeOrganisationResources } from './resources-support.js';
+import { expireConfirmation, makeOrganisationResources, spaOf } from './resources-support.js';
 
 describe('webhook endpoints and deliveries from the dashboard', () => {
   const ctx = setup({ webhooks: { retrySchedule: [60], allowPrivateNetworks: true } });
@@ -12,7 +12,10 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
   beforeAll(async () => {
     r = await startReceiver();
   });
-  afterAll(() => r.close());
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await r.close();
+  });
 
   const actions = async (orgId: string) => (await auditRows(ctx.db, orgId)).map((row) => row.action);
 
@@ -131,6 +134,30 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
       ['webhook_endpoint.secret_rotated', 'webhook_endpoint', endpoint.id],
     ]);
     expect(JSON.stringify(rows)).not.toContain(rotated.body.data.secret);
+  });
+
+  it("records the CLI's webhook commands as the operator, one row each", async () => {
+    const w = await makeDashboardOrganisation(ctx.db);
+    const spa = spaOf(ctx);
+    vi.stubEnv('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'true');
+    const added = await spa('webhooks', 'add', '--org', w.org.slug, '--url', r.url);
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const id = /Added webhook endpoint (\S+)/.exec(added.stdout)![1]!;
+    expect(await spa('webhooks', 'test', id)).toMatchObject({ code: 0, stderr: '' });
+    const [event] = await ctx.db.selectFrom('webhook_events').select('id').where('endpoint_id', '=', id).execute();
+    expect(await spa('webhooks', 'replay', event!.id)).toMatchObject({ code: 0, stderr: '' });
+    expect(await spa('webhooks', 'rotate-secret', id)).toMatchObject({ code: 0, stderr: '' });
+    expect(await spa('webhooks', 'remove', id)).toMatchObject({ code: 0, stderr: '' });
+    const rows = await auditRows(ctx.db, w.org.id);
+    expect(rows.map((row) => [row.action, row.actor_type, row.target_id]).sort()).toEqual(
+      [
+        ['webhook_endpoint.created', 'operator', id],
+        ['webhook_endpoint.tested', 'operator', id],
+        ['webhook_delivery.replayed', 'operator', event!.id],
+        ['webhook_endpoint.secret_rotated', 'operator', id],
+        ['webhook_endpoint.removed', 'operator', id],
+      ].sort(),
+    );
   });
 
   it('refuses a desk person every webhook route with 403 Forbidden', async () => {

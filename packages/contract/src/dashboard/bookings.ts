@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { Booking, BookingStatus } from '../bookings.js';
-import { IsoDate, page, PaginationQuery, single, UtcInstant, Uuid, VenueRef } from '../common.js';
+import { page, PaginationQuery, single, UtcInstant, Uuid, VenueRef } from '../common.js';
 import { Customer } from '../customers.js';
 import { failure } from '../errors.js';
 import { WebhookEventType } from '../webhooks.js';
@@ -57,11 +57,14 @@ export const BookingDetail = Booking.extend({
     .describe('Therapists the booking was offered to, who may accept it; empty unless pending or awaiting_therapist'),
 });
 
+/** A calendar date that exists (2026-02-30 is refused), as the availability query checks its dates. */
+const LocalDay = z.string().date('must be a valid calendar date (YYYY-MM-DD)');
+
 export const BookingsQuery = PaginationQuery.extend({
   venue: VenueRef.optional().describe('Venue UUID or slug'),
   status: BookingStatus.optional(),
-  from: IsoDate.optional().describe('First day, in the venue local time (inclusive)'),
-  to: IsoDate.optional().describe('Last day, in the venue local time (inclusive)'),
+  from: LocalDay.optional().describe('First day, in the venue local time (inclusive)'),
+  to: LocalDay.optional().describe('Last day, in the venue local time (inclusive)'),
   q: z
     .string()
     .trim()
