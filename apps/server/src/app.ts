@@ -31,6 +31,7 @@ import { keyRateLimit } from './rate-limit/key-rate-limit.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
 import { venuesRouter } from './venues/venues.router.js';
+import { loadWebhookConfig } from './webhooks/webhook-config.js';
 
 /** The HTTP application, separate from the process that listens (main.ts), so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): Express {
       clock: deps.clock,
       vault: routeDeps.vault,
       throttle: SignInThrottle.create(deps.pool),
+      webhooks: deps.webhooks ?? loadWebhookConfig(process.env),
       ...dashboardSettings(deps.config.publicUrl),
     },
     { validateResponses: validated },

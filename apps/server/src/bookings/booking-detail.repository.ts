@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { OrganisationScope } from '../auth/organisation-scope.js';
-import { BOOKING_COLUMNS } from '../db/columns.js';
 import type { Db } from '../db/connect.js';
+import { LABEL_COLUMNS } from './booking-labels.js';
 
 /** One booking of the scope with the names its page shows, or undefined (absent, or outside the scope). */
 export async function findScopedBooking(db: Db, scope: OrganisationScope, bookingId: string) {
@@ -13,20 +13,7 @@ export async function findScopedBooking(db: Db, scope: OrganisationScope, bookin
     .innerJoin('treatments', 'treatments.id', 'bookings.treatment_id')
     .innerJoin('variants', 'variants.id', 'bookings.variant_id')
     .leftJoin('therapists', 'therapists.id', 'bookings.therapist_id')
-    .select([
-      ...BOOKING_COLUMNS.map((c) => `bookings.${c}` as const),
-      'bookings.therapist_id',
-      'venues.slug as venue_slug',
-      'venues.name as venue_name',
-      'customers.first_name as customer_first_name',
-      'customers.last_name as customer_last_name',
-      'customers.email as customer_email',
-      'customers.phone as customer_phone',
-      'treatments.name as treatment_name',
-      'variants.name as variant_name',
-      'therapists.first_name as therapist_first_name',
-      'therapists.last_name as therapist_last_name',
-    ])
+    .select(LABEL_COLUMNS)
     .where('bookings.id', '=', bookingId)
     .where('venues.organisation_id', '=', scope.organisationId);
   if (scope.venueIds !== null) query = query.where('bookings.venue_id', 'in', scope.venueIds);

@@ -1,15 +1,15 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { OrganisationScope } from '../auth/organisation-scope.js';
-import { BOOKING_COLUMNS } from '../db/columns.js';
 import type { Db } from '../db/connect.js';
 import type { BookingStatus, Database } from '../db/schema.js';
+import { LABEL_COLUMNS } from './booking-labels.js';
 
 export interface BookingSearch {
   venueId?: string | undefined;
   status?: BookingStatus | undefined;
-  /** Bookings starting at or after this instant (ISO). */
+  /** Bookings starting on or after this day (YYYY-MM-DD), in the venue's time zone. */
   from?: string | undefined;
-  /** Bookings starting before this instant (ISO). */
+  /** Bookings starting on or before this day (YYYY-MM-DD), in the venue's time zone. */
   to?: string | undefined;
   /** Part of the customer's name or email, or of the booking's external id; case-insensitive. */
   q?: string | undefined;
@@ -17,11 +17,13 @@ export interface BookingSearch {
 
 type SearchRow = ExpressionBuilder<Database, 'bookings' | 'venues' | 'customers'>;
 
+const venueZone = sql`coalesce(venues.timezone, 'UTC')`;
+
 /** `%`, `_` and `\` stand for themselves in a search: escaped for LIKE. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The scope's bookings matching the search, newest start first, a page at a time, with the names a list shows.
+ * The scope's bookings matching the search, earliest start first, a page at a time, with the names a list shows.
  * The venue condition comes first so PostgreSQL reads bookings through (venue_id, start_at) for the scope's few
  * venues; the text search then filters those rows (an organisation's bookings, narrowed by the date range).
  */
@@ -42,8 +44,19 @@ export async function searchBookings(
   }
   if (search.venueId !== undefined) query = query.where('bookings.venue_id', '=', search.venueId);
   if (search.status !== undefined) query = query.where('bookings.status', '=', search.status);
-  if (search.from !== undefined) query = query.where('bookings.start_at', '>=', search.from);
-  if (search.to !== undefined) query = query.where('bookings.start_at', '<', search.to);
+  // A day starts at local midnight of each booking's own venue; a venue without a zone counts in UTC.
+  if (search.from !== undefined)
+    query = query.where(
+      'bookings.start_at',
+      '>=',
+      sql<string>`${search.from}::date::timestamp at time zone ${venueZone}`,
+    );
+  if (search.to !== undefined)
+    query = query.where(
+      'bookings.start_at',
+      '<',
+      sql<string>`(${search.to}::date + 1)::timestamp at time zone ${venueZone}`,
+    );
   const q = search.q?.trim();
   if (q) {
     const pattern = likePattern(q);
@@ -57,20 +70,12 @@ export async function searchBookings(
   }
   const [rows, total] = await Promise.all([
     query
+      .innerJoin('treatments', 'treatments.id', 'bookings.treatment_id')
+      .innerJoin('variants', 'variants.id', 'bookings.variant_id')
       .leftJoin('therapists', 'therapists.id', 'bookings.therapist_id')
-      .select([
-        ...BOOKING_COLUMNS.map((c) => `bookings.${c}` as const),
-        'bookings.therapist_id',
-        'venues.slug as venue_slug',
-        'venues.name as venue_name',
-        'customers.first_name as customer_first_name',
-        'customers.last_name as customer_last_name',
-        'customers.email as customer_email',
-        'therapists.first_name as therapist_first_name',
-        'therapists.last_name as therapist_last_name',
-      ])
-      .orderBy('bookings.start_at', 'desc')
-      .orderBy('bookings.booking_number', 'desc')
+      .select([...LABEL_COLUMNS])
+      .orderBy('bookings.start_at')
+      .orderBy('bookings.booking_number')
       .offset(page.offset)
       .limit(page.limit)
       .execute(),

@@ -1,6 +1,7 @@
 import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
+import type { WebhookConfig } from '../webhooks/webhook-config.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
 /** What every dashboard area is built with (dashboard.router.ts makes one for all of them). */
@@ -15,6 +16,8 @@ export interface DashboardDeps {
   /** Cookies get Secure when the public URL is https. */
   secureCookies: boolean;
   throttle: SignInThrottle;
+  /** The address rules for webhook URLs and the retry schedule (the same as the delivery loop's). */
+  webhooks: WebhookConfig;
 }
 
 export function dashboardSettings(publicUrl: string) {

@@ -9,6 +9,10 @@ import { auditEventsRouter } from './audit-events.router.js';
 import { dashboardGuard } from './dashboard-guard.js';
 import type { DashboardDeps } from './dashboard-deps.js';
 import { invitationsRouter } from './invitations.router.js';
+import { bookingsRouter } from './bookings.router.js';
+import { keyRouter } from './key.router.js';
+import { webhookDeliveriesRouter } from './webhook-deliveries.router.js';
+import { webhookEndpointsRouter } from './webhook-endpoints.router.js';
 import { sessionRouter } from './session.router.js';
 import { usersRouter } from './users.router.js';
 
@@ -39,4 +43,8 @@ export function mountDashboardApi(app: Express, deps: DashboardDeps, options: { 
   mount(dashboardContract.invitations, invitationsRouter(deps));
   mount(dashboardContract.users, usersRouter(deps));
   mount(dashboardContract.auditEvents, auditEventsRouter(deps));
+  mount(dashboardContract.key, keyRouter(deps));
+  mount(dashboardContract.webhookEndpoints, webhookEndpointsRouter(deps));
+  mount(dashboardContract.webhookDeliveries, webhookDeliveriesRouter(deps));
+  mount(dashboardContract.bookings, bookingsRouter(deps));
 }

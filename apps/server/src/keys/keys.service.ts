@@ -123,7 +123,13 @@ export async function revealKey(
 /** The organisation's active dashboard key without its secret, or undefined when it has none. */
 export async function dashboardKeyOf(db: Db, organisationId: string) {
   const row = await repo.findActiveDashboardKey(db, organisationId);
-  return row && { ...row, created_at: isoFromDb(row.created_at) };
+  return row && { ...row, scopes: row.scopes as Scope[], created_at: isoFromDb(row.created_at) };
+}
+
+/** One key without its secret (a key just issued, say). */
+export async function describeKey(db: Db, keyId: string) {
+  const row = await repo.findKeyDescription(db, keyId);
+  return { ...row, scopes: row.scopes as Scope[], created_at: isoFromDb(row.created_at) };
 }
 
 /**

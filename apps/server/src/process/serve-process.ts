@@ -48,6 +48,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     metrics,
     pool: database.pool,
     availabilityPool,
+    webhooks: webhookConfig,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');

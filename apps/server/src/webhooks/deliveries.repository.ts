@@ -49,6 +49,29 @@ export async function claimDueDeliveries(
 }
 
 /**
+ * Takes one pending delivery of an enabled endpoint, due or not, unless another claim holds its lease (a lease
+ * taken with this same token, when the delivery was queued, is this claim's own).
+ */
+export async function claimDelivery(
+  db: Db,
+  input: { id: number; now: Temporal.Instant; leaseSeconds: number; token: string },
+): Promise<ClaimedDelivery | undefined> {
+  const now = input.now.toString();
+  const { rows } = await sql<ClaimedDelivery>`
+    update webhook_deliveries d
+    set lease_until = ${now}::timestamptz + make_interval(secs => ${input.leaseSeconds}),
+        lease_token = ${input.token}, attempts = d.attempts + 1
+    from webhook_events e, webhook_endpoints ep
+    where d.id = ${input.id} and d.status = 'pending'
+      and (d.lease_until is null or d.lease_until <= ${now}::timestamptz or d.lease_token = ${input.token})
+      and e.id = d.event_id and ep.id = d.endpoint_id and ep.disabled_at is null
+    returning d.id, d.attempts, e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.body,
+              ep.id as endpoint_id, ep.url, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at
+  `.execute(db);
+  return rows[0];
+}
+
+/**
  * Lets go of every lease: only for a database no other process can hold (the embedded one, behind its DATA_DIR
  * lock), where a lease still standing when the process starts was left by one that died.
  */

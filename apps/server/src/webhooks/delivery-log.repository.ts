@@ -73,3 +73,16 @@ export async function listDeliveriesOf(
 }
 
 export type DeliveryLogRow = Awaited<ReturnType<typeof listDeliveriesOf>>['rows'][number];
+
+/** Deliveries of the organisation's endpoints settled since `since`, counted per endpoint and outcome. */
+export function countSettledSince(db: Db, organisationId: string, since: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
+    .select(['d.endpoint_id', 'd.status', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('ep.organisation_id', '=', organisationId)
+    .where('d.status', 'in', ['succeeded', 'failed'])
+    .where('d.completed_at', '>=', since)
+    .groupBy(['d.endpoint_id', 'd.status'])
+    .execute();
+}

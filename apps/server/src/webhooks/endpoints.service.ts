@@ -150,6 +150,7 @@ export async function listEndpointsOf(db: Db, organisationId: string, endpointId
       'ep.url',
       'ep.venue_id',
       'v.slug as venue',
+      'v.name as venue_name',
       'ep.event_types',
       'ep.created_at',
       'ep.last_success_at',

@@ -23,7 +23,13 @@ export class DisabledEndpointError extends OperatorError {
 export async function queueTestEvent(
   db: Db,
   endpointId: string,
-  options: { organisationId?: string; audit?: AuditTrail; now?: Temporal.Instant } = {},
+  options: {
+    organisationId?: string;
+    audit?: AuditTrail;
+    now?: Temporal.Instant;
+    /** Queued under this lease (deliverNow's), so the delivery loop leaves the first attempt to its holder. */
+    lease?: { token: string; until: Temporal.Instant };
+  } = {},
 ) {
   const now = (options.now ?? Temporal.Now.instant()).round({ smallestUnit: 'second', roundingMode: 'trunc' });
   const timestamp = now.toString();
@@ -51,15 +57,22 @@ export async function queueTestEvent(
         created_at: timestamp,
       })
       .execute();
-    await trx
+    const delivery = await trx
       .insertInto('webhook_deliveries')
-      .values({ event_id: id, endpoint_id: endpoint.id, next_attempt_at: timestamp })
-      .execute();
+      .values({
+        event_id: id,
+        endpoint_id: endpoint.id,
+        next_attempt_at: timestamp,
+        lease_token: options.lease?.token ?? null,
+        lease_until: options.lease?.until.toString() ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await options.audit?.record(trx, {
       organisationId: endpoint.organisation_id,
       action: 'webhook_endpoint.tested',
       target: { type: 'webhook_endpoint', id: endpoint.id },
     });
-    return { eventId: id, timestamp };
+    return { eventId: id, deliveryId: Number(delivery.id), timestamp };
   });
 }

@@ -130,7 +130,13 @@ export const webhookEndpointsContract = c.router({
     path: '/webhook-endpoints/:id/test',
     pathParams: WebhookEndpointPath,
     body: c.noBody(),
-    responses: { 200: single(TestDelivery), ...dashboardErrors, 403: forbidden, 404: notFound },
+    responses: {
+      200: single(TestDelivery),
+      ...dashboardErrors,
+      403: forbidden,
+      404: notFound,
+      409: failure('The endpoint is disabled: it receives nothing, a test included', SentenceErrorBody),
+    },
     summary:
       'Send a signed `webhook.test` event now (through the delivery queue) and answer how the endpoint replied (admin)',
   },
