@@ -12,7 +12,7 @@ import { addEndpointTo, EndpointLimitError, listEndpointsOf, UnsafeUrlRefusal } 
 import { DisabledEndpointError, queueTestEvent } from '../webhooks/test-event.js';
 
 /** The window of an endpoint's recent success rate. */
-const RECENT = Temporal.Duration.from({ days: 7 });
+const RECENT = Temporal.Duration.from({ hours: 7 * 24 });
 
 type Endpoint = z.infer<typeof WebhookEndpoint>;
 

@@ -1,9 +1,10 @@
-import type { Dashboard, makeDashboardOrganisation, Session } from './dashboard-support.js';
+import type { Dashboard, Session } from './dashboard-support.js';
+import type { makeResourcefulOrganisation } from './resources-support.js';
 
-/** Two organisations, A (who asks) and B (whose records are asked for). */
+/** Two organisations, A (who asks) and B (whose records are asked for), each with people and resources. */
 export type World = {
-  a: Awaited<ReturnType<typeof makeDashboardOrganisation>>;
-  b: Awaited<ReturnType<typeof makeDashboardOrganisation>>;
+  a: Awaited<ReturnType<typeof makeResourcefulOrganisation>>;
+  b: Awaited<ReturnType<typeof makeResourcefulOrganisation>>;
 };
 
 /**
@@ -28,5 +29,58 @@ export const CROSS_ORGANISATION_CASES: CrossOrganisationCase[] = [
     call: (dash, session, { b }) =>
       dash.post('/users', { email: 'someone@example.com', role: 'desk', venues: [b.venue.id] }, session),
     notFound: 'Venue not found',
+  },
+  {
+    route: 'GET /bookings/{id}',
+    call: (dash, session, { b }) => dash.get(`/bookings/${b.resources.booking.id}`, session),
+    notFound: 'Booking not found',
+  },
+  {
+    route: 'GET /bookings?venue= (a venue of B)',
+    call: (dash, session, { b }) => dash.get(`/bookings?venue=${b.venue.id}`, session),
+    notFound: 'Venue not found',
+  },
+  {
+    route: 'POST /bookings/{id}/accept',
+    call: (dash, session, { b }) =>
+      dash.post(`/bookings/${b.resources.booking.id}/accept`, { therapist_id: b.resources.therapist.id }, session),
+    notFound: 'Booking not found',
+  },
+  {
+    route: 'POST /bookings/{id}/complete',
+    call: (dash, session, { b }) => dash.post(`/bookings/${b.resources.booking.id}/complete`, undefined, session),
+    notFound: 'Booking not found',
+  },
+  {
+    route: 'POST /bookings/{id}/no-show',
+    call: (dash, session, { b }) => dash.post(`/bookings/${b.resources.booking.id}/no-show`, undefined, session),
+    notFound: 'Booking not found',
+  },
+  {
+    route: 'POST /webhook-endpoints (a venue of B)',
+    call: (dash, session, { b }) =>
+      dash.post('/webhook-endpoints', { url: 'https://hooks.example.com/a', venue_id: b.venue.id }, session),
+    notFound: 'Venue not found',
+  },
+  {
+    route: 'DELETE /webhook-endpoints/{id}',
+    call: (dash, session, { b }) => dash.delete(`/webhook-endpoints/${b.resources.endpoint.id}`, session),
+    notFound: 'Webhook endpoint not found',
+  },
+  {
+    route: 'POST /webhook-endpoints/{id}/rotate-secret',
+    call: (dash, session, { b }) =>
+      dash.post(`/webhook-endpoints/${b.resources.endpoint.id}/rotate-secret`, undefined, session),
+    notFound: 'Webhook endpoint not found',
+  },
+  {
+    route: 'POST /webhook-endpoints/{id}/test',
+    call: (dash, session, { b }) => dash.post(`/webhook-endpoints/${b.resources.endpoint.id}/test`, undefined, session),
+    notFound: 'Webhook endpoint not found',
+  },
+  {
+    route: 'POST /webhook-deliveries/{event_id}/replay',
+    call: (dash, session, { b }) => dash.post(`/webhook-deliveries/${b.resources.event.id}/replay`, undefined, session),
+    notFound: 'Webhook event not found',
   },
 ];

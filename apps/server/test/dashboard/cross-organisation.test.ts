@@ -3,12 +3,13 @@ import { error } from '../support/api.js';
 import { setup } from '../support/test-app.js';
 import { CROSS_ORGANISATION_CASES } from './cross-organisation.cases.js';
 import { auditRows, dashboardOf, makeDashboardOrganisation } from './dashboard-support.js';
+import { makeResourcefulOrganisation } from './resources-support.js';
 
 describe("organisation A's admin asking for organisation B's records", () => {
   const ctx = setup();
 
   it.each(CROSS_ORGANISATION_CASES.map((c) => [c.route, c] as const))('%s answers 404', async (_route, c) => {
-    const world = { a: await makeDashboardOrganisation(ctx.db), b: await makeDashboardOrganisation(ctx.db) };
+    const world = { a: await makeResourcefulOrganisation(ctx.db), b: await makeResourcefulOrganisation(ctx.db) };
     const dash = dashboardOf(ctx.app);
     const session = await dash.signIn(world.a.admin.email);
     const before = await auditRows(ctx.db, world.b.org.id);

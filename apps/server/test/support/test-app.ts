@@ -32,7 +32,7 @@ export type TestContextOptions = {
   poolSize?: number;
   statementTimeoutMs?: number;
   acquireTimeoutMs?: number;
-} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics' | 'dashboardDir'>;
+} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics' | 'webhooks' | 'dashboardDir'>;
 
 /** PUBLIC_URL of every test app unless a test says otherwise; the dashboard's origin. */
 export const TEST_PUBLIC_URL = 'http://localhost';
