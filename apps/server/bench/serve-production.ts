@@ -19,6 +19,7 @@ import { Metrics } from '../src/metrics/metrics.js';
  */
 export async function serveProductionLike(database: DatabaseHandle, now: Temporal.Instant) {
   const config = loadConfig({ KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'), PUBLIC_URL: 'http://127.0.0.1' });
+  const vault = new KeyVault(config.keyEncryptionKey);
   const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: true }));
   const apiKeys = await ApiKeyCache.start(database, logger);
   const availabilityPool = new AvailabilityPool({
@@ -32,6 +33,7 @@ export async function serveProductionLike(database: DatabaseHandle, now: Tempora
     db: database.db,
     pool: database.pool,
     clock: { now: () => now },
+    vault,
     config,
     logger,
     metrics: new Metrics({ pool: database.pool }),
@@ -44,7 +46,7 @@ export async function serveProductionLike(database: DatabaseHandle, now: Tempora
   });
   return {
     base: `http://127.0.0.1:${http.port}`,
-    vault: new KeyVault(config.keyEncryptionKey),
+    vault,
     close: async () => {
       await http.drain(1000);
       await availabilityPool.close();

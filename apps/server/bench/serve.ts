@@ -17,13 +17,14 @@ export async function serve(
   now: Temporal.Instant | Clock,
   options: { availabilityPool?: AvailabilityPool } = {},
 ) {
-  const keyEncryptionKey = randomBytes(32);
+  const vault = new KeyVault(randomBytes(32));
   const clock: Clock = 'now' in now ? now : { now: () => now };
   const app = createApp({
     db,
     clock,
     // As a deployment runs by default: answers are checked against the contract in the tests, not here.
-    config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://127.0.0.1', responseValidation: false },
+    vault,
+    config: { rateLimitEnforced: false, publicUrl: 'http://127.0.0.1', responseValidation: false },
     logger: pino({ level: 'silent' }),
     availabilityPool: options.availabilityPool,
   });
@@ -32,7 +33,7 @@ export async function serve(
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     base,
-    vault: new KeyVault(keyEncryptionKey),
+    vault,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -8,14 +8,16 @@ import type { Db } from './db/connect.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { Clock } from './lib/clock.js';
-import type { WebhookConfig } from './webhooks/webhook-config.js';
+import type { WebhookConfig } from './config/config.js';
 
 /** What createApp needs; tests pass their own database, clock and config. */
 export interface AppDeps {
   db: Db;
   clock: Clock;
+  /** The process's one key vault (API keys, webhook secrets), built from KEY_ENCRYPTION_KEY by its caller. */
+  vault: KeyVault;
   /** Without `responseValidation`, every answer is checked against the contract (http/response-check.ts). */
-  config: Pick<Config, 'rateLimitEnforced' | 'keyEncryptionKey' | 'publicUrl'> &
+  config: Pick<Config, 'rateLimitEnforced' | 'publicUrl'> &
     Partial<Pick<Config, 'metricsToken' | 'responseValidation'>>;
   logger?: Logger;
   /** The PostgreSQL pool, when there is one: the rate limits count in its database, shared by every process. */

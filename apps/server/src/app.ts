@@ -3,7 +3,6 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { AppDeps, RouteDeps } from './app-deps.js';
-import { KeyVault } from './auth/api-key.js';
 import { uncachedKeyLookup } from './auth/api-key-cache.js';
 import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
@@ -27,11 +26,12 @@ import { httpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsEndpoint } from './metrics/metrics.router.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { serializeDocument } from './openapi/serialize.js';
 import { keyRateLimit } from './rate-limit/key-rate-limit.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
 import { venuesRouter } from './venues/venues.router.js';
-import { loadWebhookConfig } from './webhooks/webhook-config.js';
+import { readSettings } from './config/config.js';
 
 /** The HTTP application, separate from the process that listens (main.ts), so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
@@ -39,7 +39,7 @@ export function createApp(deps: AppDeps): Express {
   const routeDeps: RouteDeps = {
     db: deps.db,
     clock: deps.clock,
-    vault: new KeyVault(deps.config.keyEncryptionKey),
+    vault: deps.vault,
     availabilityPool: deps.availabilityPool,
   };
   const lifecycle = deps.lifecycle ?? new Lifecycle();
@@ -61,7 +61,8 @@ export function createApp(deps: AppDeps): Express {
 
   // The interactive reference and the raw document, both generated from the contract.
   const openapi = buildOpenApiDocument(deps.config.publicUrl);
-  app.get('/openapi.json', (_req, res) => void res.json(openapi));
+  const openapiJson = serializeDocument(openapi);
+  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(openapiJson));
   app.use(
     '/docs',
     swaggerUi.serve,
@@ -82,7 +83,7 @@ export function createApp(deps: AppDeps): Express {
       clock: deps.clock,
       vault: routeDeps.vault,
       throttle: SignInThrottle.create(deps.pool),
-      webhooks: deps.webhooks ?? loadWebhookConfig(process.env),
+      webhooks: deps.webhooks ?? readSettings(process.env).webhooks,
       ...dashboardSettings(deps.config.publicUrl),
     },
     { validateResponses: validated },

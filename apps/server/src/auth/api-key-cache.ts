@@ -24,7 +24,9 @@ const MAX_UNKNOWN_IDS = 10_000;
  * API-key rows in process memory, so an authenticated request costs no round trip for its key. A row is trusted
  * only while the change notifications of migration 0004 are known to arrive: every update or delete of a key
  * drops it here the moment it commits (revocation takes effect at once, in every process), and while the
- * listening connection is down the cache is emptied and bypassed. Unknown ids are remembered the same way (a key's
+ * listening connection is down the cache is emptied and bypassed; while it is only silent (no heartbeat answered
+ * for a moment, db/notifications.ts) the cache is bypassed, so a revocation whose notice was lost still applies
+ * within about a second. Each reconnection empties it, since notices may have been missed meanwhile. Unknown ids are remembered the same way (a key's
  * insert is announced too, migration 0006): a known id with a wrong secret and an unknown id cost the same, one
  * query the first time and none after, so no timing tells them apart. A read that raced with a change (the notice
  * came while the row was on its way) is not kept.
@@ -55,7 +57,9 @@ export class ApiKeyCache implements ApiKeyLookup {
   }
 
   async find(id: string): Promise<ApiKeyRow | undefined> {
-    if (this.live) {
+    // Rows are used only while the listener is current: a notice lost in a partition the heartbeat has not yet
+    // declared (the socket still looks open) costs a query, not a revoked key served.
+    if (this.live && this.listener?.isCurrent() === true) {
       const hit = this.rows.get(id);
       if (hit || this.unknown.get(id)) return hit;
     }

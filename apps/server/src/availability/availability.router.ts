@@ -54,7 +54,8 @@ function clientGone(res: Response): AbortSignal {
 }
 
 /**
- * The worker's bytes, already checked against the contract and encoded as `res.json` would, with the headers
+ * The worker's bytes, encoded as `res.json` would (and checked against the contract when the app's response
+ * policy asks for it: the workers follow RESPONSE_VALIDATION, availability-pool.ts), with the headers
  * `res.json` sets. ts-rest pipes a stream body as it is: the one way past its response path (which would check
  * and encode ~1 MB again on the event loop) without leaving the route.
  */

@@ -18,29 +18,71 @@ export async function findBookingByExternalId(db: Db, venueId: string, externalI
     .executeTakeFirst();
 }
 
-export async function findBookingById(db: Db, id: string) {
-  return db
+/**
+ * A booking with what the routes on one booking need of its venue: the organisation (the key's boundary) and
+ * the cancellation policy. `lock` takes the booking's row lock (FOR UPDATE OF bookings): status changes of
+ * one booking are serialised.
+ */
+function bookingWithVenue(db: Db, lock: boolean) {
+  const query = db
     .selectFrom('bookings')
     .innerJoin('venues', 'venues.id', 'bookings.venue_id')
-    .select([...BOOKING_COLUMNS.map((c) => `bookings.${c}` as const), 'venues.organisation_id'])
+    .select([
+      ...BOOKING_COLUMNS.map((c) => `bookings.${c}` as const),
+      'venues.organisation_id',
+      'venues.cancellation_policy',
+    ]);
+  return lock ? query.forUpdate('bookings') : query;
+}
+
+export type BookingWithVenue = NonNullable<Awaited<ReturnType<typeof findBookingById>>>;
+
+export async function findBookingById(db: Db, id: string, options: { lock?: boolean } = {}) {
+  return bookingWithVenue(db, options.lock ?? false)
     .where('bookings.id', '=', id)
     .executeTakeFirst();
 }
 
-/** Bookings with this external id at the venues a key can see (the cancel endpoint's `ext:` form). */
+/** Bookings with this external id at the venues a key can see (the `ext:` form of a booking reference), at most 2. */
 export async function findVisibleBookingsByExternalId(
   db: Db,
   scope: { organisationId: string; venueId: string | null },
   externalId: string,
+  options: { lock?: boolean } = {},
 ) {
-  let query = db
-    .selectFrom('bookings')
-    .innerJoin('venues', 'venues.id', 'bookings.venue_id')
-    .select(['bookings.id'])
+  let query = bookingWithVenue(db, options.lock ?? false)
     .where('bookings.external_id', '=', externalId)
     .where('venues.organisation_id', '=', scope.organisationId);
   if (scope.venueId) query = query.where('bookings.venue_id', '=', scope.venueId);
   return query.limit(2).execute();
+}
+
+/** A live booking cancelled, as the cancel route decided it; returns the row as it is now. */
+export async function markCancelled(
+  trx: Trx,
+  id: string,
+  c: {
+    now: Temporal.Instant;
+    cancelledBy: NonNullable<BookingRow['cancelled_by']>;
+    reason: string;
+    feeMinor: number;
+    policyText: string;
+  },
+) {
+  return trx
+    .updateTable('bookings')
+    .set({
+      status: 'cancelled',
+      cancelled_at: c.now.toString(),
+      cancelled_by: c.cancelledBy,
+      cancellation_reason: c.reason,
+      cancellation_fee_minor: c.feeMinor,
+      cancellation_policy_text: c.policyText,
+      updated_at: c.now.toString(),
+    })
+    .where('id', '=', id)
+    .returning(BOOKING_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 /** Row lock: status changes of one booking are serialised. */

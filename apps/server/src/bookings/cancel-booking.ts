@@ -1,30 +1,16 @@
-import { type CancelBookingBody, isUuid } from '@spa/contract';
+import type { CancelBookingBody } from '@spa/contract';
 import type { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
-import {
-  AmbiguousExternalIdError,
-  BookingAlreadyCancelledError,
-  BookingForbiddenError,
-  BookingNotFoundError,
-  ForbiddenError,
-  NoSuchBookingError,
-} from '../errors/domain-errors.js';
-import { instantFromDb } from '../lib/instant.js';
-import { canAccessVenue } from '../venues/venue-access.js';
-import { recordBookingEvent } from '../webhooks/index.js';
-import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
+import type { BookingRow } from '../db/columns.js';
+import { BookingAlreadyCancelledError } from '../errors/domain-errors.js';
 import { LIVE_STATUSES } from '../lib/booking-status.js';
-import {
-  findBookingById,
-  findVisibleBookingsByExternalId,
-  lockBooking,
-  releaseReservations,
-} from './bookings.repository.js';
+import { instantFromDb } from '../lib/instant.js';
+import { recordBookingEvent } from '../webhooks/record-event.js';
+import { markCancelled, releaseReservations } from './bookings.repository.js';
 import { cancellationFee } from './cancellation-policy.js';
-
-const EXTERNAL_PREFIX = 'ext:';
+import { resolveBooking } from './resolve-booking.js';
 
 export interface CancelBookingOptions {
   db: Db;
@@ -34,7 +20,11 @@ export interface CancelBookingOptions {
   now: Temporal.Instant;
 }
 
-/** docs/api.md, "POST /v1/bookings/{booking_id}/cancel": applies the venue policy for `cancelled_by` and releases the room and therapists at once. */
+/**
+ * docs/api.md, "POST /v1/bookings/{booking_id}/cancel": applies the venue policy for `cancelled_by` and releases
+ * the room and therapists at once. The booking is found, locked and read with its venue's policy in one
+ * statement, inside the transaction that cancels it.
+ */
 export async function cancelBooking({
   db,
   principal,
@@ -42,19 +32,11 @@ export async function cancelBooking({
   body,
   now,
 }: CancelBookingOptions): Promise<BookingRow> {
-  const bookingId = await resolveBookingId(db, principal, bookingRef);
   return db.transaction().execute(async (trx) => {
-    const booking = await lockBooking(trx, bookingId);
-    if (!booking) throw new BookingNotFoundError();
+    const booking = await resolveBooking(trx, principal, bookingRef, 'cancel', { lock: true });
     if (!LIVE_STATUSES.includes(booking.status)) throw new BookingAlreadyCancelledError(booking.status);
-
-    const venue = await trx
-      .selectFrom('venues')
-      .select('cancellation_policy')
-      .where('id', '=', booking.venue_id)
-      .executeTakeFirstOrThrow();
     const fee = cancellationFee({
-      policy: venue.cancellation_policy,
+      policy: booking.cancellation_policy,
       cancelledBy: body.cancelled_by,
       totalMinor: booking.total_price_minor,
       currency: booking.currency,
@@ -62,58 +44,14 @@ export async function cancelBooking({
       now,
     });
     await releaseReservations(trx, booking.id);
-    const cancelled = await trx
-      .updateTable('bookings')
-      .set({
-        status: 'cancelled',
-        cancelled_at: now.toString(),
-        cancelled_by: body.cancelled_by,
-        cancellation_reason: body.reason,
-        cancellation_fee_minor: fee.feeMinor,
-        cancellation_policy_text: fee.policy,
-        updated_at: now.toString(),
-      })
-      .where('id', '=', booking.id)
-      .returning(BOOKING_COLUMNS)
-      .executeTakeFirstOrThrow();
+    const cancelled = await markCancelled(trx, booking.id, {
+      now,
+      cancelledBy: body.cancelled_by,
+      reason: body.reason,
+      feeMinor: fee.feeMinor,
+      policyText: fee.policy,
+    });
     await recordBookingEvent(trx, 'booking.cancelled', cancelled);
     return cancelled;
   });
-}
-
-/** The refusals of each route on one booking: cancel answers upper-case codes, the read answers sentences. */
-const REFUSALS = {
-  cancel: {
-    notFound: () => new BookingNotFoundError(),
-    forbidden: () => new BookingForbiddenError(),
-    ambiguous: () => new AmbiguousExternalIdError(),
-  },
-  read: {
-    notFound: () => new NoSuchBookingError(),
-    forbidden: () => new ForbiddenError(),
-    ambiguous: () =>
-      new AmbiguousExternalIdError('This external id matches bookings at several venues; use the booking id'),
-  },
-};
-
-/** A UUID the key may touch, or `ext:{external_id}` among the bookings the key can see. */
-export async function resolveBookingId(
-  db: Db,
-  principal: Principal,
-  ref: string,
-  route: keyof typeof REFUSALS = 'cancel',
-): Promise<string> {
-  const refuse = REFUSALS[route];
-  if (ref.startsWith(EXTERNAL_PREFIX)) {
-    const matches = await findVisibleBookingsByExternalId(db, principal, ref.slice(EXTERNAL_PREFIX.length));
-    if (matches.length === 0) throw refuse.notFound();
-    if (matches.length > 1) throw refuse.ambiguous();
-    return matches[0]!.id;
-  }
-  if (!isUuid(ref)) throw refuse.notFound();
-  const booking = await findBookingById(db, ref.toLowerCase());
-  if (!booking) throw refuse.notFound();
-  if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id }))
-    throw refuse.forbidden();
-  return booking.id;
 }

@@ -29,7 +29,7 @@ import {
 import { toMinor } from '../lib/money.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
-import { recordBookingEvent } from '../webhooks/index.js';
+import { recordBookingEvent } from '../webhooks/record-event.js';
 import {
   findBookingByExternalId,
   insertBookingWithHolds,

@@ -7,7 +7,7 @@ import { isLostRace } from '../db/pg-errors.js';
 import type { AuditAction } from '@spa/contract/dashboard';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { recordBookingEvent } from '../webhooks/index.js';
+import { recordBookingEvent } from '../webhooks/record-event.js';
 import {
   holdKeys,
   lockBooking,

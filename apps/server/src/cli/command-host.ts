@@ -44,7 +44,12 @@ export function standaloneHost(env: Record<string, string | undefined>, io: Comm
     clock: systemClock,
     withContext: async (action) => {
       const config = loadConfig(env);
-      const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+      const database = await connect({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolSize: 2,
+        onWarning: (_fields, message) => io.stderr(`Warning: ${message}\n`),
+      });
       try {
         await migrateToLatest(database.db);
         return await action({

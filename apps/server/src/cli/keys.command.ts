@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEMO_KEY_ID } from '../demo/seed-demo.js';
+import { DEMO_KEY_ID } from '../demo/demo-key.js';
 import {
   createKey,
   listKeys,

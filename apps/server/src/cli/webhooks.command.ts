@@ -1,6 +1,7 @@
 import { isUuid } from '@spa/contract';
 import { type Command, InvalidArgumentError } from 'commander';
-import { loadWebhookConfig, webhookEndpoints as endpoints } from '../webhooks/index.js';
+import { readSettings } from '../config/config.js';
+import * as endpoints from '../webhooks/endpoints.service.js';
 import { operatorTrail } from '../audit/audit-trail.js';
 import { queueTestEvent } from '../webhooks/test-event.js';
 import { formatTable } from './format-table.js';
@@ -38,7 +39,7 @@ export function registerWebhooks(program: Command, host: CommandHost): void {
     .option('--venue <slug>', "only this venue's bookings")
     .option('--events <list>', 'comma-separated event types (default: every type)')
     .action(async (options: { org: string; url: string; venue?: string; events?: string }) => {
-      const { allowPrivateNetworks } = loadWebhookConfig(process.env);
+      const { allowPrivateNetworks } = readSettings(process.env).webhooks;
       const added = await host.withContext(({ db, vault }) =>
         endpoints.addEndpoint(db, vault, {
           orgSlug: options.org,

@@ -3,16 +3,107 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../db/connect.js';
+import { z } from 'zod';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, defaultQueryTimeoutMs } from '../db/connect.js';
 
-export interface Config {
+/** How webhooks are delivered (docs/decisions.md, "Webhooks"). */
+export interface WebhookConfig {
+  /** Seconds to wait before each retry; after the last one a delivery is `failed`. */
+  retrySchedule: number[];
+  /** Local development and tests: http URLs and loopback, private or link-local addresses are allowed. */
+  allowPrivateNetworks: boolean;
+}
+
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+type Env = Record<string, string | undefined>;
+
+/** An unset or empty variable: its default. */
+const unset = (raw: string | undefined) => raw === undefined || raw === '';
+
+/** A whole number of at least `min`, or `fallback` when unset (undefined: a default computed from others). */
+const integer = <Fallback extends number | undefined>(name: string, fallback: Fallback, min: number) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (unset(raw)) return fallback;
+      const value = Number(raw);
+      if (Number.isSafeInteger(value) && value >= min) return value;
+      ctx.addIssue({ code: 'custom', message: `${name} must be an integer >= ${min}, got ${raw}` });
+      return z.NEVER;
+    });
+
+/** `true` turns it on; anything else leaves it off. */
+const flag = z
+  .string()
+  .optional()
+  .transform((raw) => raw === 'true');
+
+const text = z
+  .string()
+  .optional()
+  .transform((raw) => (unset(raw) ? undefined : raw));
+
+/** `5,300,1800`: whole seconds, comma-separated; empty or unset gives the default. */
+const retrySchedule = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_SCHEDULE;
+    const parts = raw.split(',').map((p) => p.trim());
+    if (parts.every((p) => /^\d{1,7}$/.test(p))) return parts.map(Number);
+    ctx.addIssue({
+      code: 'custom',
+      message: `WEBHOOK_RETRY_SCHEDULE must be whole seconds separated by commas, such as 5,300,1800; got ${raw}`,
+    });
+    return z.NEVER;
+  });
+
+/**
+ * Every environment variable the server and the CLI read (but LOG_LEVEL, read by the logger before anything
+ * else), each with its rule and default: the one place configuration is read. README lists them.
+ */
+const Environment = z.object({
+  PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const port = Number(raw ?? 3000);
+      if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+      ctx.addIssue({ code: 'custom', message: `PORT must be a port number, got ${raw}` });
+      return z.NEVER;
+    }),
+  DATABASE_URL: text,
+  DATABASE_LISTEN_URL: text,
+  RATE_LIMIT_ENFORCED: flag,
+  RESPONSE_VALIDATION: flag,
+  DEMO_DATA: z
+    .string()
+    .optional()
+    .transform((raw) => raw !== 'off'),
+  PUBLIC_URL: z.string().optional(),
+  DB_POOL_SIZE: integer('DB_POOL_SIZE', 10, 1),
+  STATEMENT_TIMEOUT_MS: integer('STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0),
+  DB_ACQUIRE_TIMEOUT_MS: integer('DB_ACQUIRE_TIMEOUT_MS', DEFAULT_ACQUIRE_TIMEOUT_MS, 1),
+  DB_QUERY_TIMEOUT_MS: integer('DB_QUERY_TIMEOUT_MS', undefined, 1),
+  SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+  METRICS_TOKEN: text,
+  WEB_CONCURRENCY: integer('WEB_CONCURRENCY', 1, 1),
+  MAX_CONNECTIONS: integer('MAX_CONNECTIONS', undefined, 1),
+  AVAILABILITY_THREADS: integer('AVAILABILITY_THREADS', undefined, 0),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+  WEBHOOK_RETENTION_DAYS: integer('WEBHOOK_RETENTION_DAYS', 30, 1),
+});
+
+/** The configuration but the key-encryption key: read from the environment alone, with no file written. */
+export interface Settings {
   port: number;
   databaseUrl: string | undefined;
   /** Where the one LISTEN connection goes (the key cache's change notices): the primary itself, past any pooler. */
   databaseListenUrl: string | undefined;
   dataDir: string;
-  /** 32 bytes; derives the HMAC and AES keys of API keys. */
-  keyEncryptionKey: Buffer;
   rateLimitEnforced: boolean;
   /** Every answer parsed against the contract and checked unchanged by it (the test suite always does). */
   responseValidation: boolean;
@@ -25,6 +116,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** Longest wait for a pooled (or new) database connection before a 503. */
   dbAcquireTimeoutMs: number;
+  /** The client's bound on one database round trip: a database that stops answering gives 503, not a hang. */
+  dbQueryTimeoutMs: number;
   /** SIGTERM: in-flight requests get this long before the process leaves anyway. */
   shutdownTimeoutMs: number;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
@@ -35,9 +128,15 @@ export interface Config {
   maxConnections: number;
   /** Worker threads per process for heavy availability answers; 0 computes them on the event loop. */
   availabilityThreads: number;
+  webhooks: WebhookConfig;
+  /** Days a delivered webhook event, its deliveries and attempts are kept (retention/retention-rules.ts). */
+  webhookRetentionDays: number;
 }
 
-type Env = Record<string, string | undefined>;
+export interface Config extends Settings {
+  /** 32 bytes; derives the HMAC and AES keys of API keys. */
+  keyEncryptionKey: Buffer;
+}
 
 /** The working directory the user ran pnpm from (pnpm --filter runs scripts inside the package). */
 function userDir(env: Env): string {
@@ -49,43 +148,38 @@ export function dataDirOf(env: Env): string {
   return resolve(userDir(env), env.DATA_DIR ?? '.data');
 }
 
-export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>): Config {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const dataDir = dataDirOf(env);
+/** Every variable checked at once; a bad one throws with every problem found, named by its variable. */
+export function readSettings(env: Env = process.env): Settings {
+  const parsed = Environment.safeParse(env);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
+  const e = parsed.data;
   return {
-    port,
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseListenUrl: env.DATABASE_LISTEN_URL || env.DATABASE_URL || undefined,
-    dataDir,
-    keyEncryptionKey: loadKeyEncryptionKey(env, dataDir, logger),
-    rateLimitEnforced: env.RATE_LIMIT_ENFORCED === 'true',
-    responseValidation: env.RESPONSE_VALIDATION === 'true',
-    demoData: env.DEMO_DATA !== 'off',
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
-    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
-    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0),
-    dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', DEFAULT_ACQUIRE_TIMEOUT_MS, 1),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
-    metricsToken: env.METRICS_TOKEN || undefined,
-    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1),
-    maxConnections: integer(env, 'MAX_CONNECTIONS', defaultMaxConnections(), 1),
-    availabilityThreads: integer(
-      env,
-      'AVAILABILITY_THREADS',
-      defaultAvailabilityThreads(integer(env, 'WEB_CONCURRENCY', 1, 1)),
-      0,
-    ),
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    databaseListenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL,
+    dataDir: dataDirOf(env),
+    rateLimitEnforced: e.RATE_LIMIT_ENFORCED,
+    responseValidation: e.RESPONSE_VALIDATION,
+    demoData: e.DEMO_DATA,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    dbPoolSize: e.DB_POOL_SIZE,
+    statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+    dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS ?? defaultQueryTimeoutMs(e.STATEMENT_TIMEOUT_MS),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
+    webConcurrency: e.WEB_CONCURRENCY,
+    maxConnections: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
+    availabilityThreads: e.AVAILABILITY_THREADS ?? defaultAvailabilityThreads(e.WEB_CONCURRENCY),
+    webhooks: { retrySchedule: e.WEBHOOK_RETRY_SCHEDULE, allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+    webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
   };
 }
 
-function integer(env: Env, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
-  return value;
+/** The settings and the key-encryption key (which may write its file into DATA_DIR): what a process runs with. */
+export function loadConfig(env: Env = process.env, logger?: Pick<Logger, 'warn'>): Config {
+  const settings = readSettings(env);
+  return { ...settings, keyEncryptionKey: loadKeyEncryptionKey(env, settings.dataDir, logger) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
-import type { WebhookConfig } from '../webhooks/webhook-config.js';
+import type { WebhookConfig } from '../config/config.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
 /** What every dashboard area is built with (dashboard.router.ts makes one for all of them). */

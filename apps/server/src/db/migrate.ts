@@ -8,6 +8,7 @@ import * as snapshotLookups from '../migrations/0005_snapshot_lookups.js';
 import * as dashboard from '../migrations/0006_dashboard.js';
 import * as dashboardResources from '../migrations/0007_dashboard_resources.js';
 import * as apiKeyInserts from '../migrations/0008_api_key_inserts.js';
+import * as retention from '../migrations/0009_retention.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006_dashboard': dashboard,
   '0007_dashboard_resources': dashboardResources,
   '0008_api_key_inserts': apiKeyInserts,
+  '0009_retention': retention,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -189,6 +189,8 @@ export interface Database {
     user_agent: string | null;
     created_at: Instant;
   };
+  /** rate-limiter-flexible's store (rate-limit/rate-limiter.ts); `expire` in epoch milliseconds. */
+  rate_limits: { key: string; points: Generated<number>; expire: Int8 | null };
 }
 
 export interface WebhookEndpointTable {

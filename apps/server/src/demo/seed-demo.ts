@@ -1,15 +1,13 @@
 import { Temporal } from 'temporal-polyfill';
-import { KeyVault } from '../auth/api-key.js';
+import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { revealKey } from '../keys/keys.service.js';
-import { addDemoAdmin } from './demo-admin.js';
 // Compiled into the bundle: the built server reads no file of src/ at run time.
 import demoData from './demo-data.json' with { type: 'json' };
-
-/** Maisons Lumière's dashboard key in demo-data.json (all six scopes), the one the README's commands use. */
-export const DEMO_KEY_ID = 'de0000000001';
+import { DEMO_KEY_ID } from './demo-key.js';
+import { addDemoAdmin } from './demo-admin.js';
 
 export type DemoSeed =
   | { loaded: boolean; organisation: string; apiKey: string }
@@ -22,8 +20,7 @@ export type DemoSeed =
  * key again while it is active, so the README's curl keeps working. Undefined when the demo data is not there
  * or the key was stored under another KEY_ENCRYPTION_KEY.
  */
-export async function seedDemoDataIfEmpty(db: Db, keyEncryptionKey: Buffer): Promise<DemoSeed | undefined> {
-  const vault = new KeyVault(keyEncryptionKey);
+export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<DemoSeed | undefined> {
   const any = await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst();
   const loaded = !any;
   if (loaded) await importVenueData(db, demoData, vault, Temporal.Now.instant());

@@ -5,7 +5,7 @@ import { LIVE_STATUSES } from '../lib/booking-status.js';
 import type { FieldProblem } from '../errors/domain-errors.js';
 import { toMinor } from '../lib/money.js';
 import { therapistsAtVenue } from '../therapists/therapists.repository.js';
-import { watchStatusChanges } from '../webhooks/index.js';
+import { watchStatusChanges } from '../webhooks/record-event.js';
 import { placeReservations } from './place-reservations.js';
 import type { VenueData } from './venue-data.schema.js';
 import type { Trx } from './upsert.js';

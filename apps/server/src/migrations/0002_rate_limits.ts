@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('expire', 'bigint')
     .execute();
-  // The store deletes windows that ended an hour ago, every five minutes.
+  // Windows that ended an hour ago are deleted by expire (retention/retention-rules.ts).
   await db.schema.createIndex('rate_limits_expire_idx').on('rate_limits').column('expire').execute();
   await sql`comment on table rate_limits is 'per-key request counts of the current minute (rate-limiter-flexible)'`.execute(
     db,

@@ -1,14 +1,15 @@
-import type { Config } from '../config/config.js';
+import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import { demoAdminSignIn } from '../demo/demo-admin.js';
-import { DEMO_KEY_ID, seedDemoDataIfEmpty } from '../demo/seed-demo.js';
+import { DEMO_KEY_ID } from '../demo/demo-key.js';
+import { seedDemoDataIfEmpty } from '../demo/seed-demo.js';
 
 /** Loads the demo data into an empty embedded database and prints the key and the dashboard sign-in to try it with. */
-export async function printDemoKey(db: Db, config: Pick<Config, 'keyEncryptionKey' | 'publicUrl'>): Promise<void> {
-  const demo = await seedDemoDataIfEmpty(db, config.keyEncryptionKey);
+export async function printDemoKey(db: Db, vault: KeyVault, publicUrl: string): Promise<void> {
+  const demo = await seedDemoDataIfEmpty(db, vault);
   const admin = demo && (await demoAdminSignIn(db));
   const dashboard = admin
-    ? `  Dashboard: ${config.publicUrl}/dashboard  (sign in as ${admin.email}, password ${admin.password})\n\n`
+    ? `  Dashboard: ${publicUrl}/dashboard  (sign in as ${admin.email}, password ${admin.password})\n\n`
     : '';
   if (demo && 'revoked' in demo) {
     process.stdout.write(
@@ -20,8 +21,8 @@ export async function printDemoKey(db: Db, config: Pick<Config, 'keyEncryptionKe
     process.stdout.write(
       `\n  Demo data ${demo.loaded ? 'loaded' : 'present'}. Demo API key (organisation ${demo.organisation}):\n\n` +
         `    ${demo.apiKey}\n\n` +
-        `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${config.publicUrl}/v1/venues\n` +
-        `  Reference: ${config.publicUrl}/docs\n\n` +
+        `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/venues\n` +
+        `  Reference: ${publicUrl}/docs\n\n` +
         dashboard,
     );
   }

@@ -11,16 +11,22 @@ import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
 import { Metrics } from '../metrics/metrics.js';
 import { systemClock } from '../lib/clock.js';
-import { createWebhookEngine, loadWebhookConfig, WebhookMetrics } from '../webhooks/index.js';
+import { createRetentionJob } from '../retention/retention-job.js';
+import { retentionDeletedCounter } from '../retention/retention-metrics.js';
+import { createWebhookEngine, WebhookMetrics } from '../webhooks/index.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
+
+/** The shortest time a shutdown gets to close what it holds, whatever SHUTDOWN_TIMEOUT_MS says. */
+const MIN_SHUTDOWN_DEADLINE_MS = 500;
 
 /**
  * One server process: listens at once (`/healthz` 200, `/readyz` and the API 503 until the database is
  * migrated), prepares the database as soon as it can be reached, and drains on SIGTERM or SIGINT.
  */
 export async function serveProcess(config: Config, logger: Logger): Promise<void> {
-  const webhookConfig = loadWebhookConfig(process.env);
+  // The one key vault of the process: the API, webhook delivery and operator commands share it.
+  const vault = new KeyVault(config.keyEncryptionKey);
   const database = await connect({
     databaseUrl: config.databaseUrl,
     listenUrl: config.databaseListenUrl,
@@ -28,7 +34,9 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     poolSize: config.dbPoolSize,
     statementTimeoutMs: config.statementTimeoutMs,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+    onWarning: (fields, message) => logger.warn(fields, message),
   });
   const lifecycle = new Lifecycle('starting');
   const metrics = new Metrics({ pool: database.pool });
@@ -42,13 +50,14 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     apiKeys,
     db: database.db,
     clock: systemClock,
+    vault,
     config,
     logger,
     lifecycle,
     metrics,
     pool: database.pool,
     availabilityPool,
-    webhooks: webhookConfig,
+    webhooks: config.webhooks,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
@@ -59,21 +68,42 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const webhooks = createWebhookEngine({
     db: database.db,
     clock: systemClock,
-    vault: new KeyVault(config.keyEncryptionKey),
-    config: webhookConfig,
+    vault,
+    config: config.webhooks,
     logger,
     metrics: new WebhookMetrics(metrics.registry),
     soleProcess: database.kind === 'pglite',
+  });
+  // Expired rows deleted in small batches; every process runs it, one at a time deletes (retention-job.ts).
+  const retention = createRetentionJob({
+    db: database.db,
+    clock: systemClock,
+    webhookRetentionDays: config.webhookRetentionDays,
+    deleted: retentionDeletedCounter(metrics.registry),
+    logger,
   });
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
       logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining connections');
+      // Whatever still waits past the timeout (a frozen database that never says goodbye), the process leaves.
+      setTimeout(
+        () => {
+          logger.error({ timeout_ms: config.shutdownTimeoutMs }, 'shutdown timeout: leaving with work still open');
+          process.exit(1);
+        },
+        Math.max(config.shutdownTimeoutMs, MIN_SHUTDOWN_DEADLINE_MS),
+      ).unref();
       lifecycle.beginDraining();
       // Webhook attempts in flight finish (or are left to their lease) while the HTTP connections drain.
       const stopWebhooks = webhooks.stop().catch((error: unknown) => logger.warn({ err: error }, 'stopping webhooks'));
-      const drained = await http.drain(config.shutdownTimeoutMs);
+      const stopRetention = retention
+        .stop()
+        .catch((error: unknown) => logger.warn({ err: error }, 'stopping retention'));
+      // The last part of the timeout is kept for closing the database and the rest.
+      const drained = await http.drain(config.shutdownTimeoutMs - Math.min(1000, config.shutdownTimeoutMs / 4));
       await stopWebhooks;
+      await stopRetention;
       // After the drain no request waits for a worker; a forced stop does not wait for a computation either.
       if (availabilityPool) {
         await availabilityPool
@@ -97,7 +127,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const prepared = await prepareWhenReachable(
     async () => {
       await migrate(config, database);
-      if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, config);
+      if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, vault, config.publicUrl);
     },
     logger,
     () => stopping !== undefined,
@@ -107,11 +137,12 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   if (database.kind === 'pglite') {
     operator = await serveOperatorCommands({
       dataDir: config.dataDir,
-      context: { db: database.db, vault: new KeyVault(config.keyEncryptionKey), publicUrl: config.publicUrl },
+      context: { db: database.db, vault, publicUrl: config.publicUrl },
       logger,
     });
   }
   webhooks.start();
+  retention.start();
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
 }
@@ -126,6 +157,8 @@ async function migrate(config: Config, database: DatabaseHandle): Promise<void> 
     databaseUrl: config.databaseUrl,
     poolSize: 1,
     statementTimeoutMs: 0,
+    lockTimeoutMs: 0,
+    queryTimeoutMs: 0,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
   });
   try {

@@ -28,5 +28,7 @@ export function createRateLimiter(
     storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true,
+    // Expired windows are deleted by the retention job, in small batches (retention/retention-rules.ts).
+    clearExpiredByTimeout: false,
   });
 }

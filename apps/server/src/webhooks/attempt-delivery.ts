@@ -9,7 +9,7 @@ import type { WebhookMetrics } from './metrics.js';
 import { checkWebhookTarget, parseWebhookUrl } from './safe-target.js';
 import { type AttemptOutcome, sendAttempt } from './send-attempt.js';
 import { signWebhook } from './signature.js';
-import type { WebhookConfig } from './webhook-config.js';
+import type { WebhookConfig } from '../config/config.js';
 
 /** An endpoint that has not succeeded for this long is disabled (DECISIONS "Webhooks"). */
 export const DISABLE_AFTER = Temporal.Duration.from({ hours: 5 * 24 });

@@ -12,7 +12,7 @@ import { replayEvent } from './deliveries.repository.js';
 import { checkWebhookTarget, parseWebhookUrl, UnsafeWebhookUrlError } from './safe-target.js';
 import { generateWebhookSecret } from './signature.js';
 
-/** DECISIONS "Webhooks": at most 10 endpoints per organisation. */
+/** At most 10 endpoints per organisation (docs/decisions.md, "Webhooks"). */
 export const MAX_ENDPOINTS = 10;
 /** A rotated secret keeps signing beside the new one for this long. */
 const ROTATION_OVERLAP = Temporal.Duration.from({ hours: 24 });

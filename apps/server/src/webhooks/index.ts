@@ -1,7 +1,5 @@
 /** The webhooks module's door: what other features and the process may use. */
 export { recordBookingEvent, watchStatusChanges } from './record-event.js';
 export { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from './webhook-engine.js';
-export { loadWebhookConfig, type WebhookConfig } from './webhook-config.js';
 export { webhookMetrics, WebhookMetrics } from './metrics.js';
-export { expirePendingBookings } from './pending-timeout.js';
 export * as webhookEndpoints from './endpoints.service.js';

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { CheckedTarget } from './safe-target.js';
 
-/** An attempt succeeds on a 2xx within this time (DECISIONS "Webhooks"). */
+/** An attempt succeeds on a 2xx within this time (docs/decisions.md, "Webhooks"). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** The part of a receiver's answer kept in the attempt log. */
 export const RESPONSE_LOG_BYTES = 1024;

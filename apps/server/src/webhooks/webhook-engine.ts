@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KeyVault } from '../auth/api-key.js';
+import { expirePendingBookings } from '../bookings/pending-timeout.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import {
@@ -11,10 +12,9 @@ import {
   settleAttempts,
 } from './deliveries.repository.js';
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
-import { expirePendingBookings } from './pending-timeout.js';
 import { ATTEMPT_TIMEOUT_MS } from './send-attempt.js';
 import { attemptDelivery, DISABLE_AFTER, leaseSecondsFor } from './attempt-delivery.js';
-import type { WebhookConfig } from './webhook-config.js';
+import type { WebhookConfig } from '../config/config.js';
 
 export interface WebhookEngineOptions {
   db: Db;

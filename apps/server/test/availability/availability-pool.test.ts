@@ -22,7 +22,7 @@ const faulty = new URL('./fixtures/faulty-workers.mjs', import.meta.url);
  */
 describe('availability computed on worker threads', () => {
   let handle: DatabaseHandle;
-  let keyEncryptionKey: Buffer;
+  let vault: KeyVault;
   const pools: AvailabilityPool[] = [];
   let inThread: ReturnType<typeof createApp>;
   /** Every request through its pool, even a single day. */
@@ -37,7 +37,8 @@ describe('availability computed on worker threads', () => {
     return createApp({
       db: handle.db,
       clock: fixedClock(TEST_NOW),
-      config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://localhost' },
+      vault,
+      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
       logger: pino({ level: 'silent' }),
       availabilityPool,
     });
@@ -50,8 +51,7 @@ describe('availability computed on worker threads', () => {
 
   beforeAll(async () => {
     handle = await openTestDatabase();
-    keyEncryptionKey = randomBytes(32);
-    const vault = new KeyVault(keyEncryptionKey);
+    vault = new KeyVault(randomBytes(32));
     inThread = appWith();
     pooled = appWith({ minGridPoints: 0 });
     pooledPool = pools.at(-1)!;
@@ -142,7 +142,7 @@ describe('availability computed on worker threads', () => {
 
   it("queues a key's heavy requests behind each other, not in front of another key's; beyond its line, 503", async () => {
     const pooled = appWith({ minGridPoints: 0, filename: faulty, name: 'slow', perKeyActive: 1, perKeyWaiting: 1 });
-    const { key: otherKey } = await makeApiKey(handle.db, new KeyVault(keyEncryptionKey), wide.organisation.id);
+    const { key: otherKey } = await makeApiKey(handle.db, vault, wide.organisation.id);
     const query = 'from=2026-12-01&to=2026-12-03';
     const finished: string[] = [];
     const track = (who: string, key: string) =>

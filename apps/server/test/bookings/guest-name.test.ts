@@ -17,7 +17,7 @@ describe('guests are matched to customers by email', () => {
   const lines: { level: number; msg: string; customer_id?: string }[] = [];
   beforeAll(async () => {
     handle = await openTestDatabase();
-    const keyEncryptionKey = randomBytes(32);
+    const vault = new KeyVault(randomBytes(32));
     const logger = pino(
       { level: 'warn' },
       new Writable({
@@ -30,10 +30,11 @@ describe('guests are matched to customers by email', () => {
     app = createApp({
       db: handle.db,
       clock: fixedClock('2026-11-22T08:00:00Z'),
-      config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://localhost' },
+      vault,
+      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
       logger,
     });
-    f = await makeBookableVenue(handle.db, new KeyVault(keyEncryptionKey), { rooms: 2, therapists: 2 });
+    f = await makeBookableVenue(handle.db, vault, { rooms: 2, therapists: 2 });
   });
   afterAll(() => handle.close());
 

@@ -11,7 +11,7 @@ import { serveOperatorCommands } from '../../src/cli/operator-socket.js';
 import { runCli } from '../../src/cli/program.js';
 import { runSpa } from '../../src/cli/run-spa.js';
 import { lockDataDir, lockFileOf } from '../../src/db/data-dir-lock.js';
-import { DEMO_KEY_ID } from '../../src/demo/seed-demo.js';
+import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
 import { compiledArgs } from '../support/compiled.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { makeVenueFile } from '../import/venue-file.js';

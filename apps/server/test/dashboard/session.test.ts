@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { error } from '../support/api.js';
 import { setup } from '../support/test-app.js';
-import {
-  auditRows,
-  dashboardOf,
-  makeDashboardOrganisation,
-  makePerson,
-  PASSWORD,
-  sessionCookieOf,
-} from './dashboard-support.js';
+import { auditRows, dashboardOf, makeDashboardOrganisation, sessionCookieOf } from './dashboard-support.js';
 
 describe('dashboard sessions', () => {
   const ctx = setup({ now: '2026-11-22T08:00:00Z' });

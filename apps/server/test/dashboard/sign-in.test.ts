@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { KeyVault } from '../../src/auth/api-key.js';
 import { connect } from '../../src/db/connect.js';
 import { error } from '../support/api.js';
 import { makeOrganisation } from '../support/factories.js';
@@ -174,7 +175,8 @@ describe.skipIf(testDbKind !== 'postgres')('throttling shared by two app instanc
         db: second.db,
         pool: second.pool,
         clock: ctx.clock,
-        config: { keyEncryptionKey: Buffer.alloc(32), rateLimitEnforced: false, publicUrl: TEST_PUBLIC_URL },
+        vault: new KeyVault(Buffer.alloc(32)),
+        config: { rateLimitEnforced: false, publicUrl: TEST_PUBLIC_URL },
         logger: pino({ level: 'silent' }),
       });
       const org = await makeOrganisation(ctx.db);

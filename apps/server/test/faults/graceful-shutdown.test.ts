@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bookingBody } from '../support/booking-fixture.js';
 import { testDbKind } from '../support/test-db.js';
@@ -59,7 +61,9 @@ describe(`SIGTERM to \`pnpm start\` drains the server process (${testDbKind})`, 
       expect(created.headers.connection).toBe('close');
       await busy.closed;
       expect(await server.exited).toEqual({ code: 0, signal: null });
-      expect(server.logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down: draining connections', 'stopped']));
+      expect(server.logs.map((l) => l.msg)).toEqual(
+        expect.arrayContaining(['shutting down: draining connections', 'stopped']),
+      );
       expect(running(server.logs[0]?.pid)).toBe(false);
 
       const check = await seeded.open();
@@ -71,6 +75,24 @@ describe(`SIGTERM to \`pnpm start\` drains the server process (${testDbKind})`, 
       } finally {
         await check.close();
       }
+    },
+  );
+
+  // A PID namespace needs privileges (root, or user namespaces); where the machine has none, this case is skipped.
+  const pidNamespaces = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+  it.skipIf(!pidNamespaces)(
+    'does so as a container’s PID 1 (`CMD ["pnpm", "start"]`): pnpm gets SIGTERM, the server drains, exit 0',
+    { timeout: 120_000 },
+    async () => {
+      const server = await servers.start({}, 'pnpm start as PID 1');
+      const unshare = server.child.pid!;
+      const pid1 = Number(readFileSync(`/proc/${unshare}/task/${unshare}/children`, 'utf8').trim());
+      expect(readFileSync(`/proc/${pid1}/status`, 'utf8')).toMatch(/^NSpid:\s+\d+\s+1$/m);
+      process.kill(pid1, 'SIGTERM');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.logs.map((l) => l.msg)).toEqual(
+        expect.arrayContaining(['shutting down: draining connections', 'stopped']),
+      );
     },
   );
 

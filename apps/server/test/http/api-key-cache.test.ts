@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
-import type { NotificationHandlers } from '../../src/db/notifications.js';
+import { LISTENER_APPLICATION_NAME, type NotificationHandlers } from '../../src/db/notifications.js';
 import { revokeKey } from '../../src/keys/keys.service.js';
 import { eventually } from '../faults/support/child-server.js';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
@@ -75,7 +75,7 @@ describe('API keys cached in the server process', () => {
       listen: (_channel, h) => {
         handlers = h;
         h.onLive(true);
-        return Promise.resolve({ close: () => Promise.resolve() });
+        return Promise.resolve({ isCurrent: () => true, close: () => Promise.resolve() });
       },
     });
     const reading = cache.find(id);
@@ -127,7 +127,7 @@ describe('API keys cached in the server process', () => {
       const { key, id } = await makeApiKey(ctx.db, ctx.vault, orgId);
       expect(await status(key)).toBe(200);
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = current_database() and query = 'listen "api_key_changes"'`.execute(ctx.db);
+        where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`.execute(ctx.db);
       await eventually(() => !ctx.apiKeys.isLive, 2_000);
       // Not live: a change nobody announced is seen, since the key is read each time.
       await changeSilently(id, true);

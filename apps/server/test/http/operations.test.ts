@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,8 +79,8 @@ describe('health, readiness and metrics', () => {
       db: ctx.db,
       clock: ctx.clock,
       metrics: new Metrics(),
+      vault: ctx.vault,
       config: {
-        keyEncryptionKey: randomBytes(32),
         rateLimitEnforced: false,
         publicUrl: 'http://x',
         metricsToken: 's3cret',

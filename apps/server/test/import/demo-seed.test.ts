@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
 import { DEMO_ADMIN, demoAdminSignIn } from '../../src/demo/demo-admin.js';
-import { DEMO_KEY_ID, seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
+import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
+import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { dashboardOf } from '../dashboard/dashboard-support.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { regenerateDashboardKey } from '../../src/keys/keys.service.js';
@@ -11,16 +12,16 @@ import { demoFile } from './venue-file.js';
 
 describe('the demo data of pnpm start', () => {
   const ctx = setup();
-  const keyEncryptionKey = randomBytes(32);
+  const vault = new KeyVault(randomBytes(32));
 
   it('loads into an empty database once, then prints the fixed demo key on every start', async () => {
-    const first = await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey);
+    const first = await seedDemoDataIfEmpty(ctx.db, vault);
     expect(first).toEqual({
       loaded: true,
       organisation: 'maisons-lumiere',
       apiKey: `sk_live_${DEMO_KEY_ID}_${demoFile().api_keys[0].secret}`,
     });
-    expect(await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey)).toEqual({ ...first, loaded: false });
+    expect(await seedDemoDataIfEmpty(ctx.db, vault)).toEqual({ ...first, loaded: false });
   });
 
   it('has the demo dashboard admin, who signs in with the published password', async () => {
@@ -53,8 +54,8 @@ describe('the demo data of pnpm start', () => {
   });
 
   it('never prints the successor of a regenerated demo key: a real secret', async () => {
-    const { key } = await regenerateDashboardKey(ctx.db, new KeyVault(keyEncryptionKey), 'maisons-lumiere');
-    const seed = await seedDemoDataIfEmpty(ctx.db, keyEncryptionKey);
+    const { key } = await regenerateDashboardKey(ctx.db, vault, 'maisons-lumiere');
+    const seed = await seedDemoDataIfEmpty(ctx.db, vault);
     expect(seed).toEqual({ loaded: false, organisation: 'maisons-lumiere', revoked: true });
     expect(JSON.stringify(seed)).not.toContain(key);
   });

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
+import { KeyVault } from '../../src/auth/api-key.js';
 import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { buildOpenApiDocument } from '../../src/openapi/openapi-document.js';
 import { fixedClock } from '../support/fixed-clock.js';
@@ -43,12 +44,13 @@ describe('the OpenAPI document, checked by a Prism proxy against the running ser
 
   beforeAll(async () => {
     handle = await openTestDatabase();
-    const keyEncryptionKey = randomBytes(32);
-    await seedDemoDataIfEmpty(handle.db, keyEncryptionKey);
+    const vault = new KeyVault(randomBytes(32));
+    await seedDemoDataIfEmpty(handle.db, vault);
     const app = createApp({
       db: handle.db,
       clock,
-      config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://localhost' },
+      vault,
+      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
       logger: pino({ level: 'silent' }),
     });
     server = await new Promise<Server>((resolve) => {

@@ -32,7 +32,7 @@ export type TestContextOptions = {
   poolSize?: number;
   statementTimeoutMs?: number;
   acquireTimeoutMs?: number;
-} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics' | 'webhooks' | 'dashboardDir'>;
+} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics' | 'dashboardDir' | 'webhooks'>;
 
 /** PUBLIC_URL of every test app unless a test says otherwise; the dashboard's origin. */
 export const TEST_PUBLIC_URL = 'http://localhost';
@@ -44,7 +44,7 @@ export const TEST_NOW = '2026-11-22T08:00:00Z';
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const { now, publicUrl, rateLimitEnforced, poolSize, statementTimeoutMs, acquireTimeoutMs, ...appOptions } = options;
   const handle = await openTestDatabase({ poolSize, statementTimeoutMs, acquireTimeoutMs });
-  const keyEncryptionKey = randomBytes(32);
+  const vault = new KeyVault(randomBytes(32));
   const clock = fixedClock(now ?? TEST_NOW);
   // The key cache the served process uses, so every test authenticates through it.
   const apiKeys = await ApiKeyCache.start(handle);
@@ -53,11 +53,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     db: handle.db,
     pool: handle.pool,
     clock,
-    config: {
-      keyEncryptionKey,
-      rateLimitEnforced: rateLimitEnforced ?? false,
-      publicUrl: publicUrl ?? TEST_PUBLIC_URL,
-    },
+    vault,
+    config: { rateLimitEnforced: rateLimitEnforced ?? false, publicUrl: publicUrl ?? TEST_PUBLIC_URL },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...appOptions,
   });
@@ -66,7 +63,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     db: handle.db,
     app,
     api: apiOf(app),
-    vault: new KeyVault(keyEncryptionKey),
+    vault,
     apiKeys,
     clock,
     close: async () => {

@@ -5,7 +5,7 @@ import { makeApiKey, makeBooking, makeCustomer, makeTreatment, makeVenue } from 
 import { makeBookableVenue } from '../support/booking-fixture.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 
-describe('GET /v1/bookings/{booking_id} (DECISIONS "Reading one booking")', () => {
+describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
   let ctx: TestContext;
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   beforeAll(async () => {

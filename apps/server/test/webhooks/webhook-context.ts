@@ -19,13 +19,13 @@ export const START = '2026-11-22T08:00:00Z';
  */
 export async function createWebhookContext(engineOptions: Partial<WebhookEngineOptions> = {}) {
   const handle = await openTestDatabase();
-  const keyEncryptionKey = randomBytes(32);
-  const vault = new KeyVault(keyEncryptionKey);
+  const vault = new KeyVault(randomBytes(32));
   const clock = runningClock(START);
   const app = createApp({
     db: handle.db,
     clock,
-    config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://localhost' },
+    vault,
+    config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
     logger: pino({ level: 'silent' }),
   });
   const metrics = new WebhookMetrics();

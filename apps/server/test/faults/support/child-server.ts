@@ -19,9 +19,16 @@ export interface ChildServer {
 /**
  * How a test starts the server: `node` runs the compiled entry (`dist/main.js`) as the launcher does, and
  * `pnpm start` is the README's and the deploy guide's command itself, run at the repository's root (pnpm, its shell,
- * the launcher), so a signal sent to the child is a signal sent to pnpm.
+ * the launcher), so a signal sent to the child is a signal sent to pnpm; and the same as a container's PID 1.
  */
-export type StartCommand = 'node' | 'pnpm start';
+export type StartCommand = 'node' | 'pnpm start' | 'pnpm start as PID 1';
+
+const COMMANDS: Record<StartCommand, () => [string, string[], string]> = {
+  node: () => [process.execPath, compiledArgs('main'), SERVER_DIR],
+  'pnpm start': () => ['pnpm', ['start'], ROOT_DIR],
+  // As a container runs it: pnpm is PID 1 of a PID namespace of its own (unshare forks it and waits for it).
+  'pnpm start as PID 1': () => ['unshare', ['--pid', '--fork', '--mount-proc', 'pnpm', 'start'], ROOT_DIR],
+};
 
 /**
  * The real server in a child process on an ephemeral port. Resolves once it listens (`/healthz` answers), which
@@ -42,8 +49,7 @@ export async function startChildServer(
     ...env,
   };
   if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
-  const [file, args, cwd] =
-    command === 'node' ? [process.execPath, compiledArgs('main'), SERVER_DIR] : ['pnpm', ['start'], ROOT_DIR];
+  const [file, args, cwd] = COMMANDS[command]();
   const child = spawn(file, args, {
     cwd,
     env: childEnv,

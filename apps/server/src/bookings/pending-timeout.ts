@@ -2,12 +2,13 @@ import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 import type { Db } from '../db/connect.js';
-import { recordBookingEvent } from './record-event.js';
+import { recordBookingEvent } from '../webhooks/record-event.js';
 
 /**
- * DECISIONS "Booking lifecycle over time": a pending booking that no therapist accepted within its venue's
+ * docs/api.md, "Booking lifecycle": a pending booking that no therapist accepted within its venue's
  * `therapist_response_minutes` becomes awaiting_therapist (holds kept; it can still be accepted), with its
- * event, in one transaction per batch. SKIP LOCKED leaves a booking being accepted right now to its acceptor,
+ * event, in one transaction per batch. A rule of bookings; the webhook engine's loop is what runs it
+ * (docs/decisions.md, "Bookings"). SKIP LOCKED leaves a booking being accepted right now to its acceptor,
  * and lets several processes run this job at once. Returns how many bookings moved.
  */
 export async function expirePendingBookings(db: Db, now: Temporal.Instant, limit = 100): Promise<number> {

@@ -1,0 +1,5 @@
+/**
+ * Maisons Lumière's dashboard key in demo-data.json (all six scopes), the one the README's commands use. A module
+ * of its own: the CLI's keys command needs the constant, not the seeder and the importer behind it.
+ */
+export const DEMO_KEY_ID = 'de0000000001';

@@ -1,0 +1,57 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Temporal } from 'temporal-polyfill';
+
+/** What a rule's predicate may depend on, computed once per run. */
+export interface RetentionCutoffs {
+  now: Temporal.Instant;
+  /** Webhook events (with their deliveries and attempts) created before this are kept no longer. */
+  webhooksBefore: Temporal.Instant;
+}
+
+/**
+ * One kind of row that expires: its table, the column that names a row (its primary key: each batch deletes
+ * the rows it selected by it), and the predicate a row of `t` (the table's alias) meets once it has expired.
+ */
+export interface RetentionRule {
+  table: string;
+  key: string;
+  expired: (c: RetentionCutoffs) => RawBuilder<unknown>;
+}
+
+/**
+ * A webhook event is kept while any of its deliveries may still be attempted (status pending), and for the
+ * retention period after it was made; then it goes with its deliveries and their attempts.
+ */
+const eventExpired = (event: string, c: RetentionCutoffs) =>
+  sql`${sql.ref(`${event}.created_at`)} < ${c.webhooksBefore.toString()}::timestamptz
+    and not exists (select 1 from webhook_deliveries p where p.event_id = ${sql.ref(`${event}.id`)} and p.status = 'pending')`;
+
+/**
+ * Every row that does not live forever, children before their parents (a parent's batch then cascades to
+ * nothing, so no delete touches more than a batch of rows). A new kind of expiring row is one more entry.
+ */
+export const RETENTION_RULES: RetentionRule[] = [
+  {
+    table: 'webhook_attempts',
+    key: 'id',
+    expired: (c) =>
+      sql`t.delivery_id in (select d.id from webhook_events e join webhook_deliveries d on d.event_id = e.id
+                            where ${eventExpired('e', c)})`,
+  },
+  {
+    table: 'webhook_deliveries',
+    key: 'id',
+    expired: (c) => sql`t.event_id in (select e.id from webhook_events e where ${eventExpired('e', c)})`,
+  },
+  { table: 'webhook_events', key: 'id', expired: (c) => eventExpired('t', c) },
+  // A per-key count whose one-minute window ended over an hour ago: a new window starts from a new row anyway.
+  // (rate-limiter-flexible's own timer would delete them in one statement; rate-limit/rate-limiter.ts turns it off.)
+  {
+    table: 'rate_limits',
+    key: 'key',
+    expired: (c) => sql`t.expire < ${c.now.epochMilliseconds - 3_600_000}`,
+  },
+  // Dashboard sessions and invitations (migration 0006_dashboard) expire here, one entry each, e.g.:
+  //   { table: 'sessions', key: 'id', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },
+  //   { table: 'invitations', key: 'id', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },
+];

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_SCHEDULE, loadConfig, readSettings } from '../../src/config/config.js';
+
+/** A key given, so no key file is written into DATA_DIR. */
+const KEY = { KEY_ENCRYPTION_KEY: 'ab'.repeat(32) };
+
+describe('configuration, read in one place', () => {
+  it('gives every variable its default', () => {
+    const config = loadConfig(KEY);
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      rateLimitEnforced: false,
+      demoData: true,
+      publicUrl: 'http://localhost:3000',
+      dbPoolSize: 10,
+      webConcurrency: 1,
+      webhooks: { retrySchedule: DEFAULT_RETRY_SCHEDULE, allowPrivateNetworks: false },
+      webhookRetentionDays: 30,
+    });
+    expect(config.keyEncryptionKey).toEqual(Buffer.from(KEY.KEY_ENCRYPTION_KEY, 'hex'));
+  });
+
+  it('reads the webhook variables with the others', () => {
+    const settings = readSettings({
+      WEBHOOK_RETRY_SCHEDULE: '1, 2,30',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_RETENTION_DAYS: '7',
+      DATABASE_URL: 'postgres://db/x',
+    });
+    expect(settings.webhooks).toEqual({ retrySchedule: [1, 2, 30], allowPrivateNetworks: true });
+    expect(settings.webhookRetentionDays).toBe(7);
+    expect(settings.databaseListenUrl).toBe('postgres://db/x');
+  });
+
+  it('refuses a retention that is not a whole number of days of at least 1', () => {
+    for (const value of ['0', '-3', '1.5', 'thirty'])
+      expect(() => readSettings({ WEBHOOK_RETENTION_DAYS: value })).toThrow(
+        `WEBHOOK_RETENTION_DAYS must be an integer >= 1, got ${value}`,
+      );
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => readSettings({ PORT: '70000', DB_POOL_SIZE: '0', WEBHOOK_RETRY_SCHEDULE: '5,soon' })).toThrow(
+      'PORT must be a port number, got 70000; DB_POOL_SIZE must be an integer >= 1, got 0; ' +
+        'WEBHOOK_RETRY_SCHEDULE must be whole seconds separated by commas, such as 5,300,1800; got 5,soon',
+    );
+  });
+
+  it('refuses a key-encryption key that is not 64 hexadecimal characters', () => {
+    expect(() => loadConfig({ KEY_ENCRYPTION_KEY: 'short' })).toThrow(
+      'KEY_ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)',
+    );
+  });
+});
