@@ -112,5 +112,7 @@ export async function shootFailure(watched: WatchedPage | undefined, testName: s
   mkdirSync(join(SCREENSHOTS, 'failures'), { recursive: true });
   const file = join(SCREENSHOTS, 'failures', `${testName.replace(/\W+/g, '-').slice(0, 80)}.png`);
   await watched.page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-  console.error(`failed at ${watched.page.url()}; screenshot: ${file}; console: ${watched.errors.join(' | ')}`);
+  console.error(
+    `failed at ${watched.page.url()}; screenshot: ${file}; console: ${watched.errors.slice(0, 3).join(' | ')}`,
+  );
 }

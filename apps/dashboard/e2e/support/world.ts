@@ -62,7 +62,7 @@ export async function startWorld(): Promise<World> {
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     DEMO_DATA: 'off',
     AVAILABILITY_THREADS: '0',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_RETRY_SCHEDULE: '1,2,3',
   };
@@ -88,7 +88,7 @@ export async function startWorld(): Promise<World> {
   const child = spawn(process.execPath, ['--enable-source-maps', 'bin/start.mjs'], {
     cwd: SERVER_DIR,
     env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', process.env.E2E_LOG_LEVEL ? 'inherit' : 'ignore', 'pipe'],
   });
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));

@@ -14,16 +14,24 @@ function dateTimeFormat(timeZone: string, options: Intl.DateTimeFormatOptions): 
   return format;
 }
 
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+};
+
 /** "Sat 22 Nov 2026, 10:30 (Europe/Lisbon)". */
 export function formatDateTime(iso: string, timeZone: string): string {
-  const text = dateTimeFormat(timeZone, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
+  const text = dateTimeFormat(timeZone, DATE_TIME).format(new Date(iso));
+  return `${text} (${timeZone})`;
+}
+
+/** "Thu 26 Nov 2026, 09:00 – 10:00 (Europe/Paris)": the date once when both ends fall on the same day. */
+export function formatTimeRange(startIso: string, endIso: string, timeZone: string): string {
+  const text = dateTimeFormat(timeZone, DATE_TIME).formatRange(new Date(startIso), new Date(endIso));
   return `${text} (${timeZone})`;
 }
 

@@ -8,7 +8,7 @@ import { DeliveryList } from '../components/DeliveryList.js';
 import { DeskActions } from '../components/DeskActions.js';
 import { Layout } from '../components/Layout.js';
 import { Empty, QueryView } from '../components/States.js';
-import { formatDateTime, formatLogTime, formatMoney } from '../lib/format.js';
+import { formatDateTime, formatLogTime, formatMoney, formatTimeRange } from '../lib/format.js';
 
 export function BookingPage() {
   const { id } = useParams<{ id: string }>();
@@ -32,8 +32,7 @@ export function BookingPage() {
                 <dl className="facts">
                   <dt>When</dt>
                   <dd>
-                    {formatDateTime(b.start_at, zone)} to {formatDateTime(b.end_at, zone)} ({b.variant.duration_minutes}{' '}
-                    min)
+                    {formatTimeRange(b.start_at, b.end_at, zone)}, {b.variant.duration_minutes} min
                   </dd>
                   <dt>Venue</dt>
                   <dd>{b.venue.name}</dd>
