@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/openapi/openapi-document.js';
 import { serializeDocument } from '../src/openapi/serialize.js';
-import { openapiTypescriptClient } from '../test/openapi/clients/generate.js';
+import { oazapftsClient, openapiTypescriptClient } from '../test/openapi/clients/generate.js';
 
 /**
  * Writes docs/openapi.json, and the types openapi-typescript generates from it for the generated-client test; CI
@@ -15,3 +15,6 @@ console.log(`wrote ${target}`);
 const types = fileURLToPath(new URL('../test/openapi/clients/openapi-typescript.ts', import.meta.url));
 writeFileSync(types, await openapiTypescriptClient(document));
 console.log(`wrote ${types}`);
+const oazapfts = fileURLToPath(new URL('../test/openapi/clients/oazapfts.ts', import.meta.url));
+writeFileSync(oazapfts, await oazapftsClient(target));
+console.log(`wrote ${oazapfts}`);
