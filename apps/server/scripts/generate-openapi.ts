@@ -2,8 +2,19 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/openapi/openapi-document.js';
 import { serializeDocument } from '../src/openapi/serialize.js';
+import { oazapftsClient, openapiTypescriptClient } from '../test/openapi/clients/generate.js';
 
-/** Writes docs/openapi.json; CI regenerates it and fails when the checked-in copy differs. */
+/**
+ * Writes docs/openapi.json, and the types openapi-typescript generates from it for the generated-client test; CI
+ * regenerates both and fails when a checked-in copy differs.
+ */
 const target = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
-writeFileSync(target, serializeDocument(buildOpenApiDocument()));
+const document = buildOpenApiDocument();
+writeFileSync(target, serializeDocument(document));
 console.log(`wrote ${target}`);
+const types = fileURLToPath(new URL('../test/openapi/clients/openapi-typescript.ts', import.meta.url));
+writeFileSync(types, await openapiTypescriptClient(document));
+console.log(`wrote ${types}`);
+const oazapfts = fileURLToPath(new URL('../test/openapi/clients/oazapfts.ts', import.meta.url));
+writeFileSync(oazapfts, await oazapftsClient(target));
+console.log(`wrote ${oazapfts}`);

@@ -46,7 +46,7 @@ export function hoistComponents(schema: Schema, components: Components): Schema 
 }
 
 /** A copy of the schema whose sub-schemas went through `visit`. */
-function walkChildren(schema: Schema, visit: (child: Schema) => Schema): Schema {
+export function walkChildren(schema: Schema, visit: (child: Schema) => Schema): Schema {
   const copy: Schema = { ...schema };
   const properties = schema.properties as Record<string, Schema> | undefined;
   if (properties) {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { contract, type RouteMetadata, SHARED_RESPONSE, TAGS } from '@spa/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
-import { type Components, hoistComponents, mapDiscriminators, type Schema } from './components.js';
+import { type Components, hoistComponents, mapDiscriminators, type Schema, walkChildren } from './components.js';
 import { exampleOf } from './examples.js';
 import { HEADERS, headersOf, REQUEST_ID_PARAMETER } from './headers.js';
 import { integerFormats } from './integer-formats.js';
@@ -146,7 +146,7 @@ function nameSchemas(document: Document): Document {
         required: true,
         content: { 'application/json': body },
       };
-      body.schema = hoist(schema);
+      body.schema = hoist(optionalDefaults(schema));
       body.example ??= exampleOf(body.schema, components);
     }
     for (const [status, response] of responsesOf(operation)) {
@@ -171,6 +171,21 @@ function nameSchemas(document: Document): Document {
   const sorted = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
   const existing = (document.components ?? {}) as Record<string, unknown>;
   return { ...document, components: { ...existing, schemas: sorted }, 'x-webhooks': webhooks };
+}
+
+/**
+ * A request field with a default (guest_count, cancelled_by) may be left out, but @anatine/zod-openapi lists it as
+ * required, so a generated client would make the partner send it: it leaves `required` here, in every object of a
+ * request body.
+ */
+function optionalDefaults(schema: Schema): Schema {
+  const walked = walkChildren(schema, optionalDefaults);
+  const properties = walked.properties as Record<string, Schema> | undefined;
+  const required = walked.required as string[] | undefined;
+  if (!properties || !required) return walked;
+  const left = required.filter((name) => properties[name]?.default === undefined);
+  const { required: _all, ...rest } = walked;
+  return left.length > 0 ? { ...rest, required: left } : rest;
 }
 
 /**
