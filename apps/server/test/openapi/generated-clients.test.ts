@@ -6,6 +6,7 @@ import createClient from 'openapi-fetch';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { KeyVault } from '../../src/auth/api-key.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { demoFile } from '../import/venue-file.js';
@@ -29,12 +30,13 @@ describe('clients generated from the OpenAPI document, against the server', () =
 
   beforeAll(async () => {
     handle = await openTestDatabase();
-    const keyEncryptionKey = randomBytes(32);
-    await seedDemoDataIfEmpty(handle.db, keyEncryptionKey);
+    const vault = new KeyVault(randomBytes(32));
+    await seedDemoDataIfEmpty(handle.db, vault);
     const app = createApp({
       db: handle.db,
       clock: fixedClock(Example.createdAt),
-      config: { keyEncryptionKey, rateLimitEnforced: false, publicUrl: 'http://localhost' },
+      vault,
+      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
       logger: pino({ level: 'silent' }),
     });
     server = await new Promise<Server>((resolve) => {
