@@ -141,6 +141,9 @@ export function holdKeys(
  */
 export async function lockHolds(trx: Trx, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
+  // The line of creates for one slot is this lock's purpose: it waits as long as a statement may (the statement
+  // timeout), not the lock_timeout meant for tables and rows locked by something else (db/connect.ts).
+  await sql`set local lock_timeout = 0`.execute(trx);
   await sql`select pg_advisory_xact_lock(${advisoryLockKey(sql.ref('k.key'))})
     from unnest(${sql.val([...new Set(keys)].sort())}::text[]) with ordinality as k(key, n) order by n`.execute(trx);
 }

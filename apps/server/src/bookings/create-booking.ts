@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import type { BookingRow } from '../db/columns.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
-import { isLockTimeout, isLostRace, isUniqueViolation } from '../db/pg-errors.js';
+import { isLostRace, isUniqueViolation } from '../db/pg-errors.js';
 import type { Database } from '../db/schema.js';
 import {
   CurrencyMismatchError,
@@ -125,22 +125,14 @@ async function replayByExternalId(
 /** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
 const ATTEMPTS = 5;
 
-/**
- * Step 4: a transaction the database aborted for a lost race runs again on fresh data, up to ATTEMPTS times. So
- * does one that waited past lock_timeout in the line for its slot's locks (a burst of creates of one slot): the
- * next try usually finds the slot taken at once. Still waiting after the last try, it is a 503 like any lock wait.
- */
+/** Step 4: a transaction the database aborted for a lost race runs again on fresh data, up to ATTEMPTS times. */
 async function retryLostRaces(attempt: () => Promise<CreateBookingResult>): Promise<CreateBookingResult> {
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (error) {
-      const lockWait = isLockTimeout(error);
-      if (!lockWait && !isLostRace(error)) throw error;
-      if (n === ATTEMPTS) {
-        if (lockWait) throw error;
-        throw new SlotUnavailableError();
-      }
+      if (!isLostRace(error)) throw error;
+      if (n === ATTEMPTS) throw new SlotUnavailableError();
     }
   }
 }

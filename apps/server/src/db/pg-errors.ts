@@ -14,14 +14,6 @@ export function isLostRace(error: unknown): boolean {
   return code === '23P01' || code === '40P01' || code === '40001';
 }
 
-/**
- * A lock not granted within lock_timeout (db/connect.ts): another transaction held it longer. Worth another try
- * on a fresh connection, taken in turn with the requests that waited meanwhile.
- */
-export function isLockTimeout(error: unknown): boolean {
-  return (error as PgError | null)?.code === '55P03';
-}
-
 /** A unique_violation of the named constraint (PGlite names it only in the message). */
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const e = error as PgError | null;

@@ -73,7 +73,7 @@ describe.skipIf(testDbKind !== 'postgres')('the key cache across a network parti
     const cache = await ApiKeyCache.start({
       db: ctx.db,
       listen: (channel, handlers) =>
-        Promise.resolve(listenPostgres(url, channel, handlers, { everyMs: 100, timeoutMs: 200 })),
+        Promise.resolve(listenPostgres(url, channel, handlers, { everyMs: 100, timeoutMs: 500 })),
     });
     try {
       await eventually(() => cache.isLive, 5_000);
@@ -86,9 +86,8 @@ describe.skipIf(testDbKind !== 'postgres')('the key cache across a network parti
       await eventually(() => !cache.isLive, 2_000);
       expect(cache.size).toBe(0);
       // The next connection passes: the listener is back by itself and the cache trusts its rows again.
-      await eventually(() => cache.isLive, 5_000);
-      await cache.find(id);
-      expect(cache.size).toBe(1);
+      // (A read races with nothing here, but a loaded machine may flap the heartbeat: read until it is kept.)
+      await eventually(async () => cache.isLive && (await cache.find(id), cache.size === 1), 5_000);
     } finally {
       await cache.close();
     }
