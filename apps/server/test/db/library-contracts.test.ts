@@ -12,9 +12,9 @@ import type { Database } from '../../src/db/schema.js';
  */
 
 /** A Kysely that compiles only (no connection): what compiledQuery does once per database. */
-const compiler = new Kysely<Database>({
+const compiler: Db = new Kysely<Database>({
   dialect: new PostgresDialect({ pool: {} as pg.Pool }),
-}) as unknown as Db;
+});
 
 class StandIn {
   constructor(readonly name: string) {}
