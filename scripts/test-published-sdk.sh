@@ -71,8 +71,11 @@ git worktree add --detach "$work/release" HEAD >/dev/null
 (
   cd "$work/release"
   pnpm install --frozen-lockfile --prefer-offline --silent
-  pnpm changeset version
-  git diff --stat -- packages
+  pnpm version-packages
+  git diff --stat -- packages docs
+  # The released document carries the new version, and is the baseline of `pnpm openapi:breaking` from now on.
+  node -e 'const d = require("./docs/openapi.released.json"), p = require("./packages/contract/package.json");
+    if (d.info.version !== p.version) throw new Error(`openapi.released.json is ${d.info.version}, not ${p.version}`)'
   NPM_CONFIG_USERCONFIG="$work/npmrc" RELEASE_REGISTRY="$registry" pnpm release --no-git-checks
 )
 version="$(node -p "require('$work/release/packages/sdk/package.json').version")"

@@ -21,8 +21,10 @@ export default defineConfig({
     // Vitest's default for `run` is cores - 1, one worker on a 2-core machine; many files here mostly wait (child
     // server processes, sockets, timers), so two workers finish the suite in about two thirds of the time.
     maxWorkers: Math.max(2, availableParallelism()),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Deadlines against a hang, never a measure of speed: CPU-bound tests (the fast-check properties, the worker
+    // pool's 62-day answers) take a few seconds alone and over a minute while busy loops hold both cores.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     projects,
   },
 });

@@ -1,19 +1,22 @@
+import { ensureBuilt } from '../bin/build.mjs';
 import { benchAvailability } from './availability.bench.js';
 import { benchBookings } from './bookings.bench.js';
 import { benchFairness } from './fairness.bench.js';
 import { benchFaults } from './faults.bench.js';
 import { benchGrowth } from './growth.bench.js';
 import { benchHotPath } from './hotpath.bench.js';
+import { benchStartup } from './startup.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 
 /**
- * `pnpm bench [availability|bookings|faults|hotpath|webhooks|growth|fairness]`: prints the figures and the
- * comparison with their targets.
+ * `pnpm bench [availability|bookings|faults|hotpath|webhooks|growth|fairness|startup]`: prints the figures and the
+ * comparison with their targets. Server processes a bench starts run the build (dist/), made fresh first.
  * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
  */
 const which = process.argv[2] ?? 'all';
 const out = (lines: string[]) => console.log(lines.join('\n') + '\n');
 
+ensureBuilt();
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores\n`);
 if (which === 'all' || which === 'availability') {
   out(await benchAvailability('postgres'));
@@ -28,4 +31,5 @@ if (which === 'all' || which === 'webhooks') {
   if (process.env.BENCH_SKIP_PGLITE !== 'true') out(await benchWebhooks('pglite', 200, 10));
 }
 if (which === 'all' || which === 'fairness') out(await benchFairness());
+if (which === 'all' || which === 'startup') out(await benchStartup());
 process.exit(0);

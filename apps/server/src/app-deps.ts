@@ -8,6 +8,7 @@ import type { Db } from './db/connect.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { Clock } from './lib/clock.js';
+import type { WebhookConfig } from './config/config.js';
 
 /** What createApp needs; tests pass their own database, clock and config. */
 export interface AppDeps {
@@ -30,6 +31,10 @@ export interface AppDeps {
   bodyDeadlineMs?: number;
   /** Worker threads for heavy availability answers; without one, every answer is computed on the event loop. */
   availabilityPool?: AvailabilityPool | undefined;
+  /** The dashboard's built files (default apps/dashboard/dist); tests point it elsewhere. */
+  dashboardDir?: string;
+  /** Webhook URL rules and retry schedule for the dashboard's endpoints; without it, from the environment. */
+  webhooks?: WebhookConfig;
 }
 
 export interface RouteDeps {

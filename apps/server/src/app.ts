@@ -8,6 +8,10 @@ import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
 import { bookingsRouter } from './bookings/bookings.router.js';
 import { customersRouter } from './customers/customers.router.js';
+import { dashboardSettings } from './dashboard/dashboard-deps.js';
+import { DASHBOARD_API, mountDashboardApi } from './dashboard/dashboard.router.js';
+import { SignInThrottle } from './dashboard/sign-in-throttle.js';
+import { dashboardStatic } from './dashboard/static.js';
 import { healthRouter } from './health/health.router.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { RouteNotFoundError, ServiceUnavailableError } from './errors/domain-errors.js';
@@ -22,10 +26,12 @@ import { httpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsEndpoint } from './metrics/metrics.router.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { serializeDocument } from './openapi/serialize.js';
 import { keyRateLimit } from './rate-limit/key-rate-limit.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
 import { venuesRouter } from './venues/venues.router.js';
+import { readSettings } from './config/config.js';
 
 /** The HTTP application, separate from the process that listens (main.ts), so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
@@ -48,18 +54,39 @@ export function createApp(deps: AppDeps): Express {
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
   app.use(requestLog(logger));
   // Until the database is migrated (main.ts retries while it comes up), the API answers 503 with Retry-After.
-  app.use('/v1', (_req, _res, next) =>
+  app.use(['/v1', DASHBOARD_API], (_req, _res, next) =>
     next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined),
   );
   app.use(jsonBody(deps.bodyDeadlineMs));
 
   // The interactive reference and the raw document, both generated from the contract.
   const openapi = buildOpenApiDocument(deps.config.publicUrl);
-  app.get('/openapi.json', (_req, res) => void res.json(openapi));
+  const openapiJson = serializeDocument(openapi);
+  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(openapiJson));
   app.use(
     '/docs',
     swaggerUi.serve,
     swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API', customCss: '' }),
+  );
+  // The dashboard's web app (apps/dashboard); its JSON API under /dashboard/api passes through to the routes below.
+  app.use('/dashboard', dashboardStatic(deps.dashboardDir));
+
+  // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
+  // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
+  const validated = deps.config.responseValidation ?? true;
+
+  // The dashboard's JSON API: cookie sessions, never an API key, so it is mounted before the partner API's key check.
+  mountDashboardApi(
+    app,
+    {
+      db: deps.db,
+      clock: deps.clock,
+      vault: routeDeps.vault,
+      throttle: SignInThrottle.create(deps.pool),
+      webhooks: deps.webhooks ?? readSettings(process.env).webhooks,
+      ...dashboardSettings(deps.config.publicUrl),
+    },
+    { validateResponses: validated },
   );
 
   const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
@@ -75,9 +102,6 @@ export function createApp(deps: AppDeps): Express {
     availability: availabilityRouter(routeDeps),
     bookings: bookingsRouter(routeDeps),
   });
-  // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
-  // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
-  const validated = deps.config.responseValidation ?? true;
   createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, app, {
     logInitialization: false,
     jsonQuery: false,

@@ -2,14 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { doc, IsoDate, named, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
-import {
-  badRequest,
-  commonErrors,
-  failure,
-  VariantNotFoundErrorBody,
-  venueForbidden,
-  VenueNotFoundErrorBody,
-} from './errors.js';
+import { badRequest, commonErrors, variantNotFound, venueForbidden } from './errors.js';
 import { Example } from './examples.js';
 
 const c = initContract();
@@ -21,14 +14,17 @@ const hhmm = (description: string, example: string) =>
 
 export const Slot = named(
   'Slot',
-  z.object({
-    time: hhmm('Slot start, UTC, HH:mm', '08:00'),
-    local_time: hhmm('Slot start, venue local time, HH:mm', '10:00'),
-    start_at: doc(UtcInstant, 'Slot start instant; exactly what POST /bookings takes as start_at', Example.startAt),
-    end_at: doc(UtcInstant, 'start_at plus the variant duration', Example.endAt),
-    out_of_hours: z.boolean(),
-    available_capacity: doc(z.number().int().min(1), 'Largest guest_count one more booking could have here', 2),
-  }),
+  doc(
+    z.object({
+      time: hhmm('Slot start, UTC, HH:mm', '08:00'),
+      local_time: hhmm('Slot start, venue local time, HH:mm', '10:00'),
+      start_at: doc(UtcInstant, 'Slot start instant; exactly what POST /bookings takes as start_at', Example.startAt),
+      end_at: doc(UtcInstant, 'start_at plus the variant duration', Example.endAt),
+      out_of_hours: doc(z.boolean(), 'Outside opening hours (the venue allows it, with its surcharge)', false),
+      available_capacity: doc(z.number().int().min(1), 'Largest guest_count one more booking could have here', 2),
+    }),
+    'A bookable start: book it by sending its start_at',
+  ),
 );
 
 const ids = {
@@ -37,13 +33,51 @@ const ids = {
   variant_id: doc(Uuid, 'Variant UUID', Example.variantId),
 };
 
-export const DayAvailability = named('DayAvailability', z.object({ ...ids, date: IsoDate, slots: z.array(Slot) }));
+const slots = doc(z.array(Slot), 'The slots of the date, earliest first; empty when none is free');
 
-export const AvailabilityDay = named('AvailabilityDay', z.object({ date: IsoDate, slots: z.array(Slot) }));
+/**
+ * `mode` tells the two answers apart (the OpenAPI discriminator): beyond the spec's fields, an addition a
+ * generated client needs to pick the type without guessing from which fields are present.
+ */
+export const DayAvailability = named(
+  'DayAvailability',
+  doc(
+    z.object({
+      mode: doc(z.literal('day'), 'Day mode: the query had date', 'day'),
+      ...ids,
+      date: doc(IsoDate, 'The venue-local date asked', Example.date),
+      slots,
+    }),
+    'The slots of one venue-local date (query with date)',
+  ),
+);
+
+export const AvailabilityDay = named(
+  'AvailabilityDay',
+  doc(z.object({ date: doc(IsoDate, 'A venue-local date of the range', Example.date), slots }), 'One date of a range'),
+);
 
 export const RangeAvailability = named(
   'RangeAvailability',
-  z.object({ ...ids, from: IsoDate, to: IsoDate, days: z.array(AvailabilityDay) }),
+  doc(
+    z.object({
+      mode: doc(z.literal('range'), 'Range mode: the query had from and to', 'range'),
+      ...ids,
+      from: doc(IsoDate, 'First venue-local date of the range', Example.date),
+      to: doc(IsoDate, 'Last venue-local date of the range, inclusive', '2030-06-10'),
+      days: doc(z.array(AvailabilityDay), 'Every date from `from` to `to`, in order, each with its slots'),
+    }),
+    'The slots of every venue-local date of a range (query with from and to)',
+  ),
+);
+
+export const AvailabilityResponse = single(
+  'AvailabilityResponse',
+  doc(
+    z.discriminatedUnion('mode', [DayAvailability, RangeAvailability]),
+    'One date (mode day) or a range of dates (mode range), as the query asked',
+  ),
+  'The slots',
 );
 
 const realDate = extendApi(
@@ -78,11 +112,11 @@ export const availabilityContract = c.router({
     pathParams: z.object({ venue_id: VenueRef, variant_id: doc(Uuid, 'Variant UUID', Example.variantId) }),
     query: AvailabilityQuery,
     responses: {
-      200: single(z.union([DayAvailability, RangeAvailability])),
+      200: AvailabilityResponse,
       ...commonErrors,
       ...badRequest('date must be a date in the form YYYY-MM-DD', 'date'),
       403: venueForbidden,
-      404: failure('`Venue not found`, or `Variant not found`', VenueNotFoundErrorBody, VariantNotFoundErrorBody),
+      404: variantNotFound,
     },
     summary: 'Slots of one variant (preview)',
     description:

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { AMOUNT_RULE, chars, doc, Money, named, single, UtcInstant, Uuid } from './common.js';
+import { AMOUNT_RULE, chars, doc, Money, named, OPEN_ENUM, openEnum, single, UtcInstant, Uuid } from './common.js';
 import {
   AmbiguousExternalIdErrorBody,
   badRequest,
@@ -16,9 +16,8 @@ import {
   InsufficientScopeErrorBody,
   NoSuchBookingErrorBody,
   SlotUnavailableErrorBody,
-  VariantNotFoundErrorBody,
+  variantNotFound,
   venueForbidden,
-  VenueNotFoundErrorBody,
 } from './errors.js';
 import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
@@ -27,36 +26,49 @@ const c = initContract();
 
 export const BookingStatus = named(
   'BookingStatus',
-  doc(
-    z.enum(['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled']),
+  openEnum(
+    ['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled'],
     'pending on creation; confirmed once a therapist accepts; awaiting_therapist when none has accepted in time',
+    'treat an unknown status as not final and read the booking again later',
     'pending',
   ),
 );
 
-export const CancelledBy = named('CancelledBy', doc(z.enum(['partner', 'customer']), 'Who cancels', 'partner'));
+export const CancelledBy = named(
+  'CancelledBy',
+  openEnum(
+    ['partner', 'customer'],
+    'Who cancels (a request takes these two values only)',
+    'in an answer, show an unknown value as is',
+    'partner',
+  ),
+);
 
 export const ClientType = named(
   'ClientType',
-  doc(
-    z.enum(['hotel', 'agency', 'corporate', 'external']),
+  openEnum(
+    ['hotel', 'agency', 'corporate', 'external'],
     'Derived from the source of external_reference; external when there is none or it is another',
+    'treat an unknown value as external',
     'hotel',
   ),
 );
 
 export const Cancellation = named(
   'Cancellation',
-  z.object({
-    fee: doc(Money, 'The fee charged: total_price times the percent of the tier applied', {
-      amount: 0,
-      currency: 'EUR',
+  doc(
+    z.object({
+      fee: doc(Money, 'The fee charged: total_price times the percent of the tier applied', {
+        amount: 0,
+        currency: 'EUR',
+      }),
+      policy: doc(z.string(), 'The tier applied, in one English sentence', Example.cancellationPolicy),
+      cancelled_at: doc(UtcInstant, 'When it was cancelled', Example.cancelledAt),
+      cancelled_by: CancelledBy,
+      reason: doc(z.string(), 'The reason given', 'Guest changed plans'),
     }),
-    policy: doc(z.string(), 'The tier applied, in one English sentence', Example.cancellationPolicy),
-    cancelled_at: doc(UtcInstant, 'When it was cancelled', Example.cancelledAt),
-    cancelled_by: CancelledBy,
-    reason: doc(z.string(), 'The reason given', 'Guest changed plans'),
-  }),
+    'How the booking was cancelled: when, by whom, why, and the fee of the policy tier applied',
+  ),
 );
 
 /** E.164: a plus, a country code and up to 15 digits in all. */
@@ -107,8 +119,12 @@ export const Booking = named(
       external_id: doc(z.string().nullable(), "Partner's idempotency key, unique per venue", Example.externalId),
       client_type: ClientType,
       total_price: Money,
-      payment_method: z.literal('partner_billed'),
-      payment_status: z.literal('paid'),
+      payment_method: doc(
+        z.literal('partner_billed'),
+        `The partner bills the guest; the venue bills the partner. ${OPEN_ENUM}`,
+        'partner_billed',
+      ),
+      payment_status: doc(z.literal('paid'), `Paid through the partner. ${OPEN_ENUM}`, 'paid'),
       created_at: doc(UtcInstant, 'Created', Example.createdAt),
       updated_at: doc(
         UtcInstant,
@@ -124,25 +140,28 @@ export const Booking = named(
 
 export const Guest = named(
   'Guest',
-  z.object({
-    first_name: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 100), 'First name', 'Claire'),
-    last_name: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 100), 'Last name', 'Martin'),
-    email: doc(
-      z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254),
-      'Guest email. The customer is found by (organisation, email without case) or created: a known address keeps its stored customer and name (a different name sent is logged for the operator, not stored), so give each guest their own address; guests sharing one address become one customer',
-      'claire.martin@example.com',
-    ),
-    phone: doc(
-      z.string().regex(E164_PHONE, 'must be an E.164 phone number such as +33612345678').nullish(),
-      'E.164',
-      '+33612345600',
-    ),
-    language: doc(
-      z.string().regex(LANGUAGE_CODE, 'must be an ISO 639-1 code such as fr').nullish(),
-      'ISO 639-1, default fr',
-      'fr',
-    ),
-  }),
+  doc(
+    z.object({
+      first_name: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 100), 'First name', 'Claire'),
+      last_name: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 100), 'Last name', 'Martin'),
+      email: doc(
+        z.string({ required_error: 'is required' }).trim().email('must be a valid email address').max(254),
+        'Guest email. The customer is found by (organisation, email without case) or created: a known address keeps its stored customer and name (a different name sent is logged for the operator, not stored), so give each guest their own address; guests sharing one address become one customer',
+        'claire.martin@example.com',
+      ),
+      phone: doc(
+        z.string().regex(E164_PHONE, 'must be an E.164 phone number such as +33612345678').nullish(),
+        'E.164',
+        '+33612345600',
+      ),
+      language: doc(
+        z.string().regex(LANGUAGE_CODE, 'must be an ISO 639-1 code such as fr').nullish(),
+        'ISO 639-1, default fr',
+        'fr',
+      ),
+    }),
+    'Who the treatment is for: found by email among the customers of your organisation, or created',
+  ),
 );
 
 /** The largest price_paid.amount taken: far above any treatment, and exact in minor units for every currency. */
@@ -150,62 +169,75 @@ export const MAX_PRICE = 1_000_000_000;
 
 export const CreateBookingBody = named(
   'CreateBookingRequest',
-  z.object({
-    variant_id: doc(Uuid, 'Variant UUID (from the treatments list)', Example.variantId),
-    start_at: doc(
-      z
-        .string({ required_error: 'is required' })
-        .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
-      'Slot start exactly as listed by availability (start_at), with an offset or Z; must be in the future',
-      Example.startAt,
-    ),
-    guest_count: doc(
-      z
-        .number({ invalid_type_error: 'must be an integer' })
-        .int('must be an integer')
-        .min(1, 'must be from 1 to 20')
-        .max(20, 'must be from 1 to 20')
-        .default(1),
-      'Guests, 1 to 20',
-      1,
-    ),
-    guest: Guest,
-    notes: doc(chars(z.string(), 0, 500).nullish(), 'Free text for the venue', 'Allergic to nuts'),
-    external_reference: doc(
-      chars(z.string(), 1, 200).nullish(),
-      'Provenance source.XXXX; source hotel, agency or corporate sets client_type',
-      Example.externalReference,
-    ),
-    external_id: doc(
-      chars(z.string(), 1, 200).nullish(),
-      'Idempotency key, unique per venue: a repeat answers 200 with the original booking',
-      Example.externalId,
-    ),
-    price_paid: doc(
-      z.object({
-        amount: doc(
-          z
-            .number({ invalid_type_error: 'must be a number' })
-            .nonnegative('must not be negative')
-            .max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
-          `${AMOUNT_RULE} At most one billion.`,
-          120,
-        ),
-        currency: doc(Money.shape.currency, 'ISO 4217 code; must be the venue currency', 'EUR'),
-      }),
-      'Amount the partner charged; stored as the authoritative total_price',
-      { amount: 120, currency: 'EUR' },
-    ),
-  }),
+  doc(
+    z.object({
+      variant_id: doc(Uuid, 'Variant UUID (from the treatments list)', Example.variantId),
+      start_at: doc(
+        z
+          .string({ required_error: 'is required' })
+          .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
+        'Slot start exactly as listed by availability (start_at), with an offset or Z; must be in the future',
+        Example.startAt,
+      ),
+      guest_count: doc(
+        z
+          .number({ invalid_type_error: 'must be an integer' })
+          .int('must be an integer')
+          .min(1, 'must be from 1 to 20')
+          .max(20, 'must be from 1 to 20')
+          .default(1),
+        'Guests, 1 to 20',
+        1,
+      ),
+      guest: Guest,
+      notes: doc(chars(z.string(), 0, 500).nullish(), 'Free text for the venue', 'Allergic to nuts'),
+      external_reference: doc(
+        chars(z.string(), 1, 200).nullish(),
+        'Provenance source.XXXX; source hotel, agency or corporate sets client_type',
+        Example.externalReference,
+      ),
+      external_id: doc(
+        chars(z.string(), 1, 200).nullish(),
+        'Idempotency key, unique per venue: a repeat answers 200 with the original booking',
+        Example.externalId,
+      ),
+      price_paid: doc(
+        z.object({
+          amount: doc(
+            z
+              .number({ invalid_type_error: 'must be a number' })
+              .nonnegative('must not be negative')
+              .max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
+            `${AMOUNT_RULE} At most one billion.`,
+            120,
+          ),
+          currency: doc(Money.shape.currency, 'ISO 4217 code; must be the venue currency', 'EUR'),
+        }),
+        'Amount the partner charged; stored as the authoritative total_price',
+        { amount: 120, currency: 'EUR' },
+      ),
+    }),
+    'What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged',
+  ),
 );
 
 export const CancelBookingBody = named(
   'CancelBookingRequest',
-  z.object({
-    reason: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 500), 'Why', 'Guest changed plans'),
-    cancelled_by: CancelledBy.default('partner'),
-  }),
+  doc(
+    z.object({
+      reason: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 500), 'Why', 'Guest changed plans'),
+      cancelled_by: doc(
+        CancelledBy.default('partner'),
+        'Whose cancellation tiers apply: the partner (the default) or the customer',
+        'partner',
+      ),
+    }),
+    'What POST /v1/bookings/{booking_id}/cancel takes',
+    { reason: 'Guest changed plans', cancelled_by: 'partner' },
+  ),
 );
+
+export const BookingResponse = single('BookingResponse', Booking, 'The booking');
 
 /** `{booking_id}` of the routes on one booking: a UUID, or `ext:` and the partner's external_id. */
 export const BookingPath = z.object({
@@ -222,7 +254,7 @@ export const bookingsContract = c.router({
     path: '/bookings/:booking_id',
     pathParams: BookingPath,
     responses: {
-      200: doc(single(Booking), 'The booking as it is now'),
+      200: doc(BookingResponse, 'The booking as it is now'),
       ...commonErrors,
       403: failure(
         '`Insufficient scope` with `missing`, or `Forbidden`: a booking of another organisation, or of a venue your key is not restricted to',
@@ -248,16 +280,16 @@ export const bookingsContract = c.router({
     pathParams: VenuePath,
     body: CreateBookingBody,
     responses: {
-      201: doc(single(Booking), 'Created, status pending'),
+      201: doc(BookingResponse, 'Created, status pending'),
       200: doc(
-        single(Booking),
+        BookingResponse,
         'Replay of an earlier request with the same external_id (header Idempotent-Replayed: true)',
       ),
       ...commonErrors,
       ...bodyErrors,
       ...badRequest('guest.email must be a valid email address', 'guest.email'),
       403: venueForbidden,
-      404: failure('`Venue not found`, or `Variant not found`', VenueNotFoundErrorBody, VariantNotFoundErrorBody),
+      404: variantNotFound,
       409: failure(
         '`slot_unavailable`: start_at is not a slot availability lists now (taken meanwhile, or never listed: check it against start_at of a slot); ' +
           'or `duplicate_external_id` while a first request with that external_id is in flight (retry it)',
@@ -279,7 +311,7 @@ export const bookingsContract = c.router({
     pathParams: BookingPath,
     body: CancelBookingBody,
     responses: {
-      200: doc(single(Booking), 'The cancelled booking, with its cancellation block', {
+      200: doc(BookingResponse, 'The cancelled booking, with its cancellation block', {
         data: {
           ...PENDING_EXAMPLE,
           status: 'cancelled',

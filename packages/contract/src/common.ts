@@ -157,20 +157,59 @@ export const Pagination = named(
   'Pagination',
   doc(
     z.object({
-      page: z.number().int().min(1),
-      page_size: z.number().int().min(1).max(100),
-      total_items: z.number().int().nonnegative(),
-      total_pages: z.number().int().nonnegative(),
+      page: doc(z.number().int().min(1), 'This page, from 1', 1),
+      page_size: doc(z.number().int().min(1).max(100), 'Items per page as asked (the last page may hold fewer)', 20),
+      total_items: doc(z.number().int().nonnegative(), 'Items in the whole list', 42),
+      total_pages: doc(z.number().int().nonnegative(), 'Pages in the whole list at this page_size (0 when empty)', 3),
     }),
     'Position of this page; a page past the end has empty data and the same block',
     { page: 1, page_size: 20, total_items: 42, total_pages: 3 },
   ),
 );
 
-export function page<T extends z.ZodTypeAny>(item: T) {
-  return z.object({ data: z.array(item), pagination: Pagination });
+type Page<T extends z.ZodTypeAny> = z.ZodObject<{ data: z.ZodArray<T>; pagination: typeof Pagination }>;
+type Single<T extends z.ZodTypeAny> = z.ZodObject<{ data: T }>;
+
+/**
+ * The success envelope of one page of items. Named (`VenueListResponse`) in the partner document, one type
+ * wherever it is answered; the dashboard's contract, which no published document shows, passes the item alone.
+ */
+export function page<T extends z.ZodTypeAny>(item: T): Page<T>;
+export function page<T extends z.ZodTypeAny>(name: string, item: T, what: string): Page<T>;
+export function page<T extends z.ZodTypeAny>(...args: [T] | [string, T, string]): Page<T> {
+  if (args.length === 1) return z.object({ data: z.array(args[0]), pagination: Pagination });
+  const [name, item, what] = args;
+  return named(
+    name,
+    doc(
+      z.object({ data: doc(z.array(item), `${what} of this page`), pagination: Pagination }),
+      `One page of ${what.toLowerCase()}`,
+    ),
+  );
 }
 
-export function single<T extends z.ZodTypeAny>(item: T) {
-  return z.object({ data: item });
+/** The success envelope of one item: named (`BookingResponse`) in the partner document, as `page` is. */
+export function single<T extends z.ZodTypeAny>(item: T): Single<T>;
+export function single<T extends z.ZodTypeAny>(name: string, item: T, what: string): Single<T>;
+export function single<T extends z.ZodTypeAny>(...args: [T] | [string, T, string]): Single<T> {
+  if (args.length === 1) return z.object({ data: args[0] });
+  const [name, item, what] = args;
+  return named(name, doc(z.object({ data: item }), `${what}, in \`data\``));
+}
+
+/**
+ * The sentence every enum of an answer carries: the API may add values in a minor version (docs/api.md,
+ * "Versions"), so a client keeps working on a value it does not know.
+ */
+export const OPEN_ENUM =
+  'Open to additions: a minor version may add values, so handle an unknown value without failing';
+
+/** An enum of an answer, described as open to additions with what a client does with a value it does not know. */
+export function openEnum<const T extends [string, ...string[]]>(
+  values: T,
+  description: string,
+  unknown: string,
+  example: T[number],
+) {
+  return doc(z.enum(values), `${description}. ${OPEN_ENUM}: ${unknown}.`, example);
 }

@@ -7,6 +7,7 @@ import {
   CustomerNotFoundErrorBody,
   failure,
   venueForbidden,
+  venueNotFound,
   VenueNotFoundErrorBody,
 } from './errors.js';
 import { Booking } from './bookings.js';
@@ -17,16 +18,22 @@ const c = initContract();
 
 export const Customer = named(
   'Customer',
-  z.object({
-    id: doc(Uuid, 'Customer UUID', Example.customerId),
-    first_name: doc(z.string(), 'First name', 'Claire'),
-    last_name: doc(z.string(), 'Last name', 'Martin'),
-    email: doc(z.string(), 'Email, unique per organisation (case-insensitive)', 'claire.martin@example.com'),
-    phone: doc(z.string().nullable(), 'E.164', '+33612345600'),
-    language: doc(z.string(), 'ISO 639-1', 'fr'),
-    created_at: UtcInstant,
-  }),
+  doc(
+    z.object({
+      id: doc(Uuid, 'Customer UUID', Example.customerId),
+      first_name: doc(z.string(), 'First name', 'Claire'),
+      last_name: doc(z.string(), 'Last name', 'Martin'),
+      email: doc(z.string(), 'Email, unique per organisation (case-insensitive)', 'claire.martin@example.com'),
+      phone: doc(z.string().nullable(), 'Phone number, E.164', '+33612345600'),
+      language: doc(z.string(), 'ISO 639-1', 'fr'),
+      created_at: doc(UtcInstant, 'When the customer was first recorded', '2026-01-01T00:00:00Z'),
+    }),
+    'A customer of the organisation: one per email address',
+  ),
 );
+
+export const CustomerListResponse = page('CustomerListResponse', Customer, 'Customers');
+export const BookingListResponse = page('BookingListResponse', Booking, 'Bookings');
 
 export const customersContract = c.router({
   list: {
@@ -37,11 +44,11 @@ export const customersContract = c.router({
       email: doc(z.string().max(254).optional(), 'Exact email, case-insensitive', 'claire.martin@example.com'),
     }),
     responses: {
-      200: page(Customer),
+      200: CustomerListResponse,
       ...commonErrors,
       ...badRequest('page_size must be an integer from 1 to 100', 'page_size'),
       403: venueForbidden,
-      404: failure('`Venue not found`', VenueNotFoundErrorBody),
+      404: venueNotFound,
     },
     summary: "List the venue's customers",
     description:
@@ -54,7 +61,7 @@ export const customersContract = c.router({
     pathParams: z.object({ venue_id: VenueRef, customer_id: doc(Uuid, 'Customer UUID', Example.customerId) }),
     query: PaginationQuery,
     responses: {
-      200: page(Booking),
+      200: BookingListResponse,
       ...commonErrors,
       ...badRequest('customer_id must be a UUID', 'customer_id'),
       403: venueForbidden,

@@ -1,3 +1,4 @@
+import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { doc, named } from './common.js';
 import { Example } from './examples.js';
@@ -41,32 +42,55 @@ const RequestId = doc(z.string(), 'The request id (also in the X-Request-Id head
 /** One problem of a 400: the dotted path of the field and a sentence that names it. */
 export const FieldProblem = named(
   'FieldProblem',
-  doc(z.object({ path: z.string(), message: z.string() }), 'One bad field: its dotted path and a sentence naming it', {
-    path: 'guest.email',
-    message: 'guest.email must be a valid email address',
-  }),
+  doc(
+    z.object({
+      path: doc(z.string(), 'Dotted path of the field (guest.email), or the query or path parameter', 'guest.email'),
+      message: doc(
+        z.string(),
+        'A sentence naming the field and what is wrong with it',
+        'guest.email must be a valid email address',
+      ),
+    }),
+    'One bad field: its dotted path and a sentence naming it',
+    {
+      path: 'guest.email',
+      message: 'guest.email must be a valid email address',
+    },
+  ),
 );
 
+/** What the `error` of a fixed-text body is: the discriminator of the error schemas of a status. */
+const FIXED_TEXT =
+  'The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)';
+
 /** What every error body has: `error` plus the request id that support can trace. */
-export const ErrorBody = z.object({ error: z.string(), request_id: RequestId });
+export const ErrorBody = z.object({
+  error: doc(z.string(), 'What went wrong: a fixed text, or a sentence naming a field (400, 422)', 'Venue not found'),
+  request_id: RequestId,
+});
 
 /** An error body whose `error` is one of a few fixed texts, named for the reference. */
 function fixedError<const T extends [string, ...string[]]>(name: string, texts: T, description: string) {
   return named(
     name,
-    doc(ErrorBody.extend({ error: z.enum(texts) }), description, { error: texts[0], request_id: REQUEST_ID }),
+    doc(ErrorBody.extend({ error: doc(z.enum(texts), FIXED_TEXT, texts[0]) }), description, {
+      error: texts[0],
+      request_id: REQUEST_ID,
+    }),
   );
 }
+
+const MESSAGE = 'A sentence for people; its wording may change, so never parse it (switch on `error`)';
 
 /** Upper-case coded errors of the cancel endpoint: `{ error: CODE, message }`. */
 function codedError<const T extends string>(name: string, code: T, message: string, description: string) {
   return named(
     name,
-    doc(ErrorBody.extend({ error: z.literal(code), message: z.string() }), description, {
-      error: code,
-      message,
-      request_id: REQUEST_ID,
-    }),
+    doc(
+      ErrorBody.extend({ error: doc(z.literal(code), FIXED_TEXT, code), message: doc(z.string(), MESSAGE, message) }),
+      description,
+      { error: code, message, request_id: REQUEST_ID },
+    ),
   );
 }
 
@@ -100,7 +124,7 @@ export const InsufficientScopeErrorBody = named(
   'InsufficientScopeError',
   doc(
     ErrorBody.extend({
-      error: z.literal(ErrorText.InsufficientScope),
+      error: doc(z.literal(ErrorText.InsufficientScope), FIXED_TEXT, ErrorText.InsufficientScope),
       missing: doc(z.array(Scope), 'The scopes the key lacks', ['bookings:write']),
     }),
     '403: the key lacks a scope the route requires',
@@ -215,7 +239,15 @@ export const BookingAlreadyCancelledErrorBody = codedError(
 );
 
 /** Every coded error of the cancel endpoint has a `message`; the SDK reads it from this shape. */
-export const CodedErrorBody = ErrorBody.extend({ message: z.string() });
+export const CodedErrorBody = ErrorBody.extend({ message: doc(z.string(), MESSAGE) });
+
+/** Where the OpenAPI document finds the name of a response shared by several operations. */
+export const SHARED_RESPONSE = 'x-response';
+
+/** One response several routes give alike: `components.responses[name]` in the document, referred to by each. */
+function shared<T extends z.ZodTypeAny>(name: string, schema: T): T {
+  return extendApi(schema, { [SHARED_RESPONSE]: name });
+}
 
 type ErrorSchema = z.ZodObject<{ error: z.ZodTypeAny; request_id: z.ZodTypeAny }>;
 
@@ -236,41 +268,68 @@ export function failure(description: string, ...schemas: ErrorSchema[]) {
 
 /** Responses every route can give, declared once. */
 export const commonErrors = {
-  400: failure(
-    'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem',
-    ValidationErrorBody,
+  400: shared(
+    'BadRequest',
+    failure(
+      'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem',
+      ValidationErrorBody,
+    ),
   ),
-  401: failure('`Missing API key`, or `Invalid or revoked API key`', UnauthorizedErrorBody),
-  429: failure('Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds', RateLimitErrorBody),
-  500: failure(
-    'Internal server error: nothing about it is shown; quote request_id to support',
-    InternalServerErrorBody,
+  401: shared('Unauthorized', failure('`Missing API key`, or `Invalid or revoked API key`', UnauthorizedErrorBody)),
+  429: shared(
+    'TooManyRequests',
+    failure('Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds', RateLimitErrorBody),
   ),
-  503: failure(
-    'The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same ' +
-      'external_id replays it. Retry after Retry-After seconds',
-    ServiceUnavailableErrorBody,
+  500: shared(
+    'InternalServerError',
+    failure('Internal server error: nothing about it is shown; quote request_id to support', InternalServerErrorBody),
+  ),
+  503: shared(
+    'ServiceUnavailable',
+    failure(
+      'The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same ' +
+        'external_id replays it. Retry after Retry-After seconds',
+      ServiceUnavailableErrorBody,
+    ),
   ),
 } as const;
 
 /** Responses of a route that takes a JSON body. */
 export const bodyErrors = {
-  408: failure('The request body did not arrive within 10 s of its headers', RequestTimeoutErrorBody),
-  413: failure('The request body is over 100 kB', PayloadTooLargeErrorBody),
-  415: failure('The body has a Content-Encoding the server does not decode', UnsupportedContentEncodingErrorBody),
+  408: shared(
+    'RequestTimeout',
+    failure('The request body did not arrive within 10 s of its headers', RequestTimeoutErrorBody),
+  ),
+  413: shared('PayloadTooLarge', failure('The request body is over 100 kB', PayloadTooLargeErrorBody)),
+  415: shared(
+    'UnsupportedContentEncoding',
+    failure('The body has a Content-Encoding the server does not decode', UnsupportedContentEncodingErrorBody),
+  ),
 } as const;
 
 /** The 403 of a route that addresses a venue: a missing scope, or a venue the key may not use. */
-export const venueForbidden = failure(
-  '`Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden` (a venue of another organisation, or one the key is not restricted to)',
-  InsufficientScopeErrorBody,
-  ForbiddenErrorBody,
+export const venueForbidden = shared(
+  'VenueForbidden',
+  failure(
+    '`Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden` (a venue of another organisation, or one the key is not restricted to)',
+    InsufficientScopeErrorBody,
+    ForbiddenErrorBody,
+  ),
 );
 
 /** The 403 of a route that addresses no venue: a missing scope only. */
-export const scopeForbidden = failure(
-  '`Insufficient scope` with `missing` (the scopes the key lacks)',
-  InsufficientScopeErrorBody,
+export const scopeForbidden = shared(
+  'ScopeForbidden',
+  failure('`Insufficient scope` with `missing` (the scopes the key lacks)', InsufficientScopeErrorBody),
+);
+
+/** The 404 of a route on one venue whose only miss is the venue. */
+export const venueNotFound = shared('VenueNotFound', failure('`Venue not found`', VenueNotFoundErrorBody));
+
+/** The 404 of a route on a venue and a variant. */
+export const variantNotFound = shared(
+  'VenueOrVariantNotFound',
+  failure('`Venue not found`, or `Variant not found`', VenueNotFoundErrorBody, VariantNotFoundErrorBody),
 );
 
 /** The 400 of a route with a query or a body, whose example names a field of it. */

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { doc, Money, named, single, Uuid } from './common.js';
-import { commonErrors, failure, venueForbidden, VenueNotFoundErrorBody } from './errors.js';
+import { commonErrors, venueForbidden, venueNotFound } from './errors.js';
 import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
 
@@ -20,16 +20,25 @@ export const Variant = named(
 
 export const Treatment = named(
   'Treatment',
-  z.object({
-    id: doc(Uuid, 'Treatment UUID', Example.treatmentId),
-    name: doc(z.string(), 'Name in French', 'Massage relaxant'),
-    name_en: z.string().nullable(),
-    description: z.string().nullable(),
-    description_en: z.string().nullable(),
-    category: doc(z.string().nullable(), 'Category', 'massage'),
-    lead_time_minutes: doc(z.number().int().nonnegative(), 'Minimum notice before a slot can be booked', 120),
-    variants: z.array(Variant),
-  }),
+  doc(
+    z.object({
+      id: doc(Uuid, 'Treatment UUID', Example.treatmentId),
+      name: doc(z.string(), 'Name in French', 'Massage relaxant'),
+      name_en: doc(z.string().nullable(), 'Name in English', 'Relaxing massage'),
+      description: doc(z.string().nullable(), 'Description in French', 'Massage relaxant, par nos thérapeutes.'),
+      description_en: doc(z.string().nullable(), 'Description in English', 'Relaxing massage, by our therapists.'),
+      category: doc(z.string().nullable(), 'Category', 'massage'),
+      lead_time_minutes: doc(z.number().int().nonnegative(), 'Minimum notice before a slot can be booked', 120),
+      variants: doc(z.array(Variant), 'The bookable variants (durations and prices)'),
+    }),
+    'A treatment of the catalogue with its variants',
+  ),
+);
+
+export const TreatmentListResponse = single(
+  'TreatmentListResponse',
+  doc(z.array(Treatment), 'Every treatment of the venue'),
+  'The treatments',
 );
 
 export const treatmentsContract = c.router({
@@ -38,10 +47,10 @@ export const treatmentsContract = c.router({
     path: '/venues/:venue_id/treatments',
     pathParams: VenuePath,
     responses: {
-      200: single(z.array(Treatment)),
+      200: TreatmentListResponse,
       ...commonErrors,
       403: venueForbidden,
-      404: failure('`Venue not found`', VenueNotFoundErrorBody),
+      404: venueNotFound,
     },
     summary: 'List treatments and their variants',
     description: 'Every treatment of the venue with its bookable variants. Not paginated.',

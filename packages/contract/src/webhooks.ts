@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Booking } from './bookings.js';
-import { doc, UtcInstant } from './common.js';
+import { doc, named, openEnum, UtcInstant } from './common.js';
+import { Example } from './examples.js';
 
 /**
  * Webhooks (preview): what the API POSTs to a partner's endpoint when a booking changes. Not a route of the
@@ -15,34 +16,70 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.no_show',
 ] as const;
 
-export const WebhookEventType = doc(
-  z.enum(WEBHOOK_EVENT_TYPES),
-  'What happened to the booking (preview)',
-  'booking.confirmed',
+export const WebhookEventType = named(
+  'WebhookEventType',
+  openEnum(
+    [...WEBHOOK_EVENT_TYPES],
+    'What happened to the booking (preview)',
+    'answer 2xx to an event type you do not know and ignore it',
+    'booking.confirmed',
+  ),
 );
-export type WebhookEventType = z.infer<typeof WebhookEventType>;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** The body of one event type: `{ type, timestamp, data: { booking } }`, the booking as the API returns it. */
-function bookingEvent<T extends WebhookEventType>(type: T, description: string) {
-  return doc(
-    z.object({
-      type: z.literal(type),
-      timestamp: doc(UtcInstant, "When the change happened (the booking's updated_at)", '2026-12-01T09:00:00Z'),
-      data: z.object({ booking: Booking }),
-    }),
-    `${description} (preview). Headers: webhook-id (the same on every retry), webhook-timestamp, webhook-signature.`,
+/** What every event carries in `data`: the booking as the API returns it. */
+export const WebhookEventData = named(
+  'WebhookEventData',
+  doc(
+    z.object({ booking: Booking }),
+    'The booking as it is after the change, in the shape GET /v1/bookings/{booking_id} answers',
+  ),
+);
+
+/**
+ * The body of one event type: `{ type, timestamp, data: { booking } }`, named `BookingCreatedEvent` and so on in
+ * the OpenAPI document (its `webhooks`). The server builds every event body with this type.
+ */
+function bookingEvent<const T extends WebhookEventType>(name: string, type: T, description: string) {
+  return named(
+    name,
+    doc(
+      z.object({
+        type: doc(z.literal(type), 'The event type: what happened to the booking', type),
+        timestamp: doc(UtcInstant, "When the change happened (the booking's updated_at)", Example.createdAt),
+        data: WebhookEventData,
+      }),
+      `${description} (preview)`,
+    ),
   );
 }
 
-export const BookingCreatedEvent = bookingEvent('booking.created', 'A booking was created, status pending');
+export const BookingCreatedEvent = bookingEvent(
+  'BookingCreatedEvent',
+  'booking.created',
+  'A booking was created, status pending',
+);
 export const BookingAwaitingTherapistEvent = bookingEvent(
+  'BookingAwaitingTherapistEvent',
   'booking.awaiting_therapist',
   "No therapist accepted a pending booking within the venue's response time; it keeps its holds",
 );
-export const BookingConfirmedEvent = bookingEvent('booking.confirmed', 'A therapist accepted the booking');
-export const BookingCancelledEvent = bookingEvent('booking.cancelled', 'The booking was cancelled; see cancellation');
-export const BookingCompletedEvent = bookingEvent('booking.completed', 'The treatment took place');
-export const BookingNoShowEvent = bookingEvent('booking.no_show', 'The guest did not come');
+export const BookingConfirmedEvent = bookingEvent(
+  'BookingConfirmedEvent',
+  'booking.confirmed',
+  'A therapist accepted the booking',
+);
+export const BookingCancelledEvent = bookingEvent(
+  'BookingCancelledEvent',
+  'booking.cancelled',
+  'The booking was cancelled; see cancellation',
+);
+export const BookingCompletedEvent = bookingEvent(
+  'BookingCompletedEvent',
+  'booking.completed',
+  'The treatment took place',
+);
+export const BookingNoShowEvent = bookingEvent('BookingNoShowEvent', 'booking.no_show', 'The guest did not come');
 
 /** Any event, told apart by `type`. No order is promised: compare `data.booking.updated_at` to drop a stale one. */
 export const WebhookEvent = z.discriminatedUnion('type', [

@@ -1,10 +1,20 @@
 import { contract } from '@spa/contract';
 import { type AppRoute, type ClientInferRequest, initClient } from '@ts-rest/core';
-import { type Failure, PartnerApiError, type Success } from './errors.js';
+import { type Failure, PartnerApiError, type Result, type Success } from './errors.js';
 import { paginate } from './paginate.js';
 import { type RetryOptions, resolveRetry } from './retry.js';
 import { createFetcher } from './transport.js';
-import type { Booking, CancelBookingInput, CreateBookingInput, Customer, VenueSummary } from './types.js';
+import type {
+  Availability,
+  Booking,
+  CancelBookingInput,
+  CreateBookingInput,
+  Customer,
+  Pagination,
+  Treatment,
+  VenueDetail,
+  VenueSummary,
+} from './types.js';
 
 export interface PartnerClientOptions {
   /** The API's base URL, for example `https://api.example.com` (a trailing `/v1` is dropped: the contract adds it). */
@@ -25,9 +35,29 @@ export interface CallOptions {
   requestId?: string;
 }
 
+/** The base URL without a trailing slash or `/v1`; a clear error when it is missing or not an http(s) URL. */
+function baseUrlOf(options: PartnerClientOptions | undefined): string {
+  const given: unknown = options?.baseUrl;
+  if (typeof given !== 'string' || given.trim() === '') {
+    throw new TypeError(
+      'createPartnerClient: baseUrl is required, the API base URL without /v1, for example https://api.example.com',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new TypeError(`createPartnerClient: baseUrl ${JSON.stringify(given)} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`createPartnerClient: baseUrl must be http or https, got ${url.protocol}`);
+  }
+  return given.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
 function createRawClient(options: PartnerClientOptions) {
   return initClient(contract, {
-    baseUrl: options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, ''),
+    baseUrl: baseUrlOf(options),
     baseHeaders: { authorization: `Bearer ${options.apiKey}` },
     validateResponse: true,
     api: createFetcher({
@@ -45,18 +75,22 @@ export type RawClient = ReturnType<typeof createRawClient>;
 export type SuccessOf<R> = R extends { status: infer S extends 200 | 201; body: infer B }
   ? Success<B extends { data: infer D } ? D : never, S, B extends { pagination: infer P } ? { pagination: P } : unknown>
   : never;
-type ResultOf<F extends (...args: never[]) => Promise<unknown>> = SuccessOf<Awaited<ReturnType<F>>> | Failure;
 
-/** What each named method resolves to, derived from the route's declared responses. */
-export type ListVenuesResult = ResultOf<RawClient['venues']['list']>;
-export type GetVenueResult = ResultOf<RawClient['venues']['get']>;
-export type ListTreatmentsResult = ResultOf<RawClient['treatments']['list']>;
-export type ListCustomersResult = ResultOf<RawClient['customers']['list']>;
-export type ListCustomerBookingsResult = ResultOf<RawClient['customers']['bookings']>;
-export type VariantAvailabilityResult = ResultOf<RawClient['availability']['variant']>;
-export type CreateBookingResult = ResultOf<RawClient['bookings']['create']>;
-export type CancelBookingResult = ResultOf<RawClient['bookings']['cancel']>;
-export type GetBookingResult = ResultOf<RawClient['bookings']['get']>;
+/*
+ * What each named method resolves to, with the named types of types.ts (so an editor shows `Booking`). Each
+ * method's body is the ts-rest client's answer for the route: it compiles only while these agree with the contract.
+ */
+type Paged<T> = Result<T[], 200, { pagination: Pagination }>;
+export type ListVenuesResult = Paged<VenueSummary>;
+export type GetVenueResult = Result<VenueDetail, 200>;
+export type ListTreatmentsResult = Result<Treatment[], 200>;
+export type ListCustomersResult = Paged<Customer>;
+export type ListCustomerBookingsResult = Paged<Booking>;
+export type VariantAvailabilityResult = Result<Availability, 200>;
+/** 201 for a new booking; 200 (`replayed: true`) for the original of an earlier request with the external_id. */
+export type CreateBookingResult = Result<Booking, 201 | 200>;
+export type CancelBookingResult = Result<Booking, 200>;
+export type GetBookingResult = Result<Booking, 200>;
 
 /** A route's query as the contract takes it, with numbers accepted where it takes digits. */
 type Query<R extends AppRoute> = NonNullable<ClientInferRequest<R>['query']>;
@@ -64,7 +98,20 @@ type Loose<Q> = { [K in keyof Q]: K extends 'page' | 'page_size' | 'guest_count'
 export type VenuesQuery = Loose<Query<typeof contract.venues.list>>;
 export type CustomersQuery = Loose<Query<typeof contract.customers.list>>;
 export type CustomerBookingsQuery = Loose<Query<typeof contract.customers.bookings>>;
-export type AvailabilityQuery = Loose<Query<typeof contract.availability.variant>>;
+type AvailabilityFields = Loose<Query<typeof contract.availability.variant>>;
+/**
+ * One venue-local day, or a range of at most 62 days: `{ date }` or `{ from, to }`, never both and never
+ * neither (the API refuses both with a 400; here they do not compile).
+ */
+export type AvailabilityQuery = Pick<AvailabilityFields, 'guest_count'> &
+  (
+    | { date: NonNullable<AvailabilityFields['date']>; from?: never; to?: never }
+    | {
+        from: NonNullable<AvailabilityFields['from']>;
+        to: NonNullable<AvailabilityFields['to']>;
+        date?: never;
+      }
+  );
 export type WithoutPage<Q> = Omit<Q, 'page'>;
 
 /**
@@ -120,15 +167,24 @@ export function createPartnerClient(options: PartnerClientOptions) {
           ...extras(call),
         }),
       ),
-    /** One booking by its UUID or `ext:{your external_id}`. */
+    /** One booking by its UUID, or `ext:{your external_id}` unencoded (the SDK encodes it once). */
     getBooking: (bookingId: string, call?: CallOptions): Promise<GetBookingResult> =>
       toResult(raw.bookings.get({ params: { booking_id: segment('bookingId', bookingId) }, ...extras(call) })),
+    /** One booking by the external_id you gave it, as you gave it (`pms/58213`): encoded once, as the API wants. */
+    getBookingByExternalId: (externalId: string, call?: CallOptions): Promise<GetBookingResult> =>
+      api.getBooking(externalRef(externalId), call),
     /** Preview. Send `external_id` to make it retryable: a repeat answers 200 with the original (`replayed: true`). */
     createBooking: (venueId: string, body: CreateBookingInput, call?: CallOptions): Promise<CreateBookingResult> =>
       toResult(raw.bookings.create({ params: { venue_id: segment('venueId', venueId) }, body, ...extras(call) })),
     /** Preview. `bookingId` is the booking UUID or `ext:{your external_id}`. Never retried. */
     cancelBooking: (bookingId: string, body: CancelBookingInput, call?: CallOptions): Promise<CancelBookingResult> =>
       toResult(raw.bookings.cancel({ params: { booking_id: segment('bookingId', bookingId) }, body, ...extras(call) })),
+    /** Preview. Cancels the booking of your external_id, given as is (encoded once). */
+    cancelBookingByExternalId: (
+      externalId: string,
+      body: CancelBookingInput,
+      call?: CallOptions,
+    ): Promise<CancelBookingResult> => api.cancelBooking(externalRef(externalId), body, call),
   };
 
   return {
@@ -181,6 +237,12 @@ function strings<Q extends object>(query: Q): { [K in keyof Q]: Exclude<Q[K], nu
   return Object.fromEntries(
     Object.entries(query).map(([key, value]) => [key, typeof value === 'number' ? String(value) : value]),
   ) as { [K in keyof Q]: Exclude<Q[K], number> };
+}
+
+/** `ext:` and the external id as given: `segment` encodes the whole once (`ext%3Apms%2F58213`). */
+function externalRef(externalId: string): string {
+  if (typeof externalId !== 'string' || externalId === '') throw new TypeError('externalId must be a non-empty string');
+  return `ext:${externalId}`;
 }
 
 /** ts-rest inserts path params as given: encode them, and refuse an empty one (it would hit another route). */

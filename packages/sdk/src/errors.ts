@@ -7,12 +7,32 @@ import {
 } from '@spa/contract';
 import type { z } from 'zod';
 
-/** The API's fixed `error` texts, as the contract spells them (see `ErrorText` in @spa/contract). */
-export const ErrorCode = ErrorText;
+/**
+ * What `PartnerApiError.code` can be: the API's fixed `error` texts as the contract spells them (`ErrorText` of
+ * @spa/contract), and three codes of the SDK for answers whose `error` is a sentence or absent:
+ * `invalid_request` (a 400 naming a bad field: read `details`), `currency_mismatch` (the 422 naming the venue
+ * currency) and `HTTP {status}` (no JSON error body, say from a proxy). The full text is always in `text`.
+ */
+export const ErrorCode = {
+  ...ErrorText,
+  InvalidRequest: 'invalid_request',
+  CurrencyMismatch: 'currency_mismatch',
+} as const;
 
-export type KnownErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
-/** A known code, or another text: a 400 names its first bad field in a sentence, a 422 states the venue currency. */
-export type ErrorCodeText = KnownErrorCode | (string & {});
+/** A fixed text the API sends in `error`. */
+export type KnownErrorCode = (typeof ErrorText)[keyof typeof ErrorText];
+/** Every value `code` takes: a union, so a misspelt `case 'Venue not fund':` fails to compile. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | `HTTP ${number}`;
+
+const KNOWN = new Set<string>(Object.values(ErrorText));
+
+/** The code of an answer: its `error` when it is a fixed text, else what the status says it is. */
+function codeOf(status: number, text: string | undefined): ErrorCode {
+  if (text !== undefined && KNOWN.has(text)) return text as KnownErrorCode;
+  if (status === 400 && text !== undefined) return ErrorCode.InvalidRequest;
+  if (status === 422 && text !== undefined) return ErrorCode.CurrencyMismatch;
+  return `HTTP ${status}`;
+}
 
 /** Every error body the contract declares, merged: `error` always, the rest depending on the answer. */
 export type ApiErrorBody = Omit<z.infer<typeof ErrorBody>, 'request_id'> &
@@ -26,8 +46,10 @@ export type FieldProblem = NonNullable<ApiErrorBody['details']>[number];
 /** Every non-2xx answer of the API, as one error type partners can `switch (error.code)` on. */
 export class PartnerApiError extends Error {
   override readonly name = 'PartnerApiError';
-  /** The API's own `error` text (see `ErrorCode`); `HTTP {status}` when the answer had no JSON error body. */
-  readonly code: ErrorCodeText;
+  /** What went wrong, to `switch` on (see `ErrorCode`). */
+  readonly code: ErrorCode;
+  /** The API's `error` text exactly as sent (a 400's names the bad field); `HTTP {status}` without a JSON body. */
+  readonly text: string;
   /** On 403 `Insufficient scope`: the scopes the key lacks. */
   readonly missing: string[] | undefined;
   /** On 400: every field problem (absent for malformed JSON). */
@@ -42,10 +64,11 @@ export class PartnerApiError extends Error {
     headers?: Headers,
   ) {
     const json = isErrorBody(body) ? body : undefined;
-    const code = json?.error ?? `HTTP ${status}`;
+    const text = json?.error ?? `HTTP ${status}`;
     const requestId = headers?.get('x-request-id') ?? json?.request_id ?? undefined;
-    super(`${status} ${code}${json?.message ? `: ${json.message}` : ''}${requestId ? ` (request ${requestId})` : ''}`);
-    this.code = code;
+    super(`${status} ${text}${json?.message ? `: ${json.message}` : ''}${requestId ? ` (request ${requestId})` : ''}`);
+    this.code = codeOf(status, json?.error);
+    this.text = text;
     this.missing = json?.missing;
     this.details = json?.details;
     this.requestId = requestId;

@@ -22,7 +22,6 @@ export {
 export {
   type ApiErrorBody,
   ErrorCode,
-  type ErrorCodeText,
   type Failure,
   type FieldProblem,
   type KnownErrorCode,

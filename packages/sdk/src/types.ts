@@ -1,9 +1,13 @@
+/* eslint-disable @typescript-eslint/no-empty-object-type -- an interface extending the inferred type, rather than an alias, is what makes a type error print `Booking` */
 import type {
+  AvailabilityDay as AvailabilityDaySchema,
   Booking as BookingSchema,
   CancelBookingBody,
+  Cancellation as CancellationSchema,
   CreateBookingBody,
   Customer as CustomerSchema,
   DayAvailability as DayAvailabilitySchema,
+  Guest as GuestSchema,
   Money as MoneySchema,
   Pagination as PaginationSchema,
   RangeAvailability as RangeAvailabilitySchema,
@@ -15,23 +19,51 @@ import type {
 } from '@spa/contract';
 import type { z } from 'zod';
 
-/** The wire types, inferred from the contract's schemas (never written by hand). */
-export type VenueSummary = z.infer<typeof VenueSummarySchema>;
-export type VenueDetail = z.infer<typeof VenueDetailSchema>;
-export type Treatment = z.infer<typeof TreatmentSchema>;
-export type Variant = z.infer<typeof VariantSchema>;
-export type Customer = z.infer<typeof CustomerSchema>;
-export type Booking = z.infer<typeof BookingSchema>;
-export type Money = z.infer<typeof MoneySchema>;
-export type Pagination = z.infer<typeof PaginationSchema>;
-export type Slot = z.infer<typeof SlotSchema>;
-export type DayAvailability = z.infer<typeof DayAvailabilitySchema>;
-export type RangeAvailability = z.infer<typeof RangeAvailabilitySchema>;
+/*
+ * The wire types, inferred from the contract's schemas (never written by hand). Interfaces rather than aliases,
+ * so a type error prints `Booking` instead of the whole object type.
+ */
+export interface VenueSummary extends z.infer<typeof VenueSummarySchema> {}
+export interface VenueDetail extends z.infer<typeof VenueDetailSchema> {}
+/** A venue in the detail shape (the OpenAPI document's `Venue`). */
+export type Venue = VenueDetail;
+export interface Treatment extends Omit<z.infer<typeof TreatmentSchema>, 'variants'> {
+  variants: Variant[];
+}
+export interface Variant extends Omit<z.infer<typeof VariantSchema>, 'price'> {
+  price: Money;
+}
+export interface Customer extends z.infer<typeof CustomerSchema> {}
+export interface Booking extends Omit<z.infer<typeof BookingSchema>, 'total_price' | 'cancellation'> {
+  total_price: Money;
+  cancellation: Cancellation | null;
+}
+export interface Cancellation extends Omit<z.infer<typeof CancellationSchema>, 'fee'> {
+  fee: Money;
+}
+export interface Money extends z.infer<typeof MoneySchema> {}
+export interface Pagination extends z.infer<typeof PaginationSchema> {}
+export interface Slot extends z.infer<typeof SlotSchema> {}
+export interface AvailabilityDay extends Omit<z.infer<typeof AvailabilityDaySchema>, 'slots'> {
+  slots: Slot[];
+}
+export interface DayAvailability extends Omit<z.infer<typeof DayAvailabilitySchema>, 'slots'> {
+  slots: Slot[];
+}
+export interface RangeAvailability extends Omit<z.infer<typeof RangeAvailabilitySchema>, 'days'> {
+  days: AvailabilityDay[];
+}
+/** What `getVariantAvailability` answers: `mode` tells the two apart. */
+export type Availability = DayAvailability | RangeAvailability;
+/** Who the treatment is for, as createBooking takes it. */
+export interface Guest extends z.input<typeof GuestSchema> {}
 /** What createBooking takes (defaults such as guest_count = 1 may be left out). */
-export type CreateBookingInput = z.input<typeof CreateBookingBody>;
-export type CancelBookingInput = z.input<typeof CancelBookingBody>;
+export interface CreateBookingInput extends Omit<z.input<typeof CreateBookingBody>, 'guest'> {
+  guest: Guest;
+}
+export interface CancelBookingInput extends z.input<typeof CancelBookingBody> {}
 
 /** Range mode (`from`/`to`) answers `days`; day mode (`date`) answers `slots`. */
-export function isRangeAvailability(data: DayAvailability | RangeAvailability): data is RangeAvailability {
-  return 'days' in data;
+export function isRangeAvailability(data: Availability): data is RangeAvailability {
+  return data.mode === 'range';
 }

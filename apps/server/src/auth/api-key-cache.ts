@@ -14,16 +14,26 @@ export const uncachedKeyLookup = (db: Db): ApiKeyLookup => ({ find: (id) => find
 
 /** Keys a process holds at most; past it the least recently used is read from the database again. */
 const MAX_CACHED_KEYS = 10_000;
+/**
+ * Unknown ids a process remembers at most, apart from the keys, so a flood of made-up ids costs bounded memory
+ * and never evicts a real key's row.
+ */
+const MAX_UNKNOWN_IDS = 10_000;
 
 /**
  * API-key rows in process memory, so an authenticated request costs no round trip for its key. A row is trusted
  * only while the change notifications of migration 0004 are known to arrive: every update or delete of a key
  * drops it here the moment it commits (revocation takes effect at once, in every process), and while the
- * listening connection is down the cache is emptied and bypassed. Unknown ids are never cached, so a new key needs
- * no notice. A read that raced with a change (the notice came while the row was on its way) is not kept.
+ * listening connection is down the cache is emptied and bypassed; while it is only silent (no heartbeat answered
+ * for a moment, db/notifications.ts) the cache is bypassed, so a revocation whose notice was lost still applies
+ * within about a second. Each reconnection empties it, since notices may have been missed meanwhile. Unknown ids are remembered the same way (a key's
+ * insert is announced too, migration 0006): a known id with a wrong secret and an unknown id cost the same, one
+ * query the first time and none after, so no timing tells them apart. A read that raced with a change (the notice
+ * came while the row was on its way) is not kept.
  */
 export class ApiKeyCache implements ApiKeyLookup {
   private readonly rows = new LRUCache<string, ApiKeyRow>({ max: MAX_CACHED_KEYS });
+  private readonly unknown = new LRUCache<string, true>({ max: MAX_UNKNOWN_IDS });
   /** Bumped by every change notice: a row read across a bump may predate the change. */
   private generation = 0;
   private live = false;
@@ -47,13 +57,18 @@ export class ApiKeyCache implements ApiKeyLookup {
   }
 
   async find(id: string): Promise<ApiKeyRow | undefined> {
-    if (this.live) {
+    // Rows are used only while the listener is current: a notice lost in a partition the heartbeat has not yet
+    // declared (the socket still looks open) costs a query, not a revoked key served.
+    if (this.live && this.listener?.isCurrent() === true) {
       const hit = this.rows.get(id);
-      if (hit) return hit;
+      if (hit || this.unknown.get(id)) return hit;
     }
     const generation = this.generation;
     const row = await findApiKey(this.db, id);
-    if (row && this.live && generation === this.generation) this.rows.set(id, row);
+    if (this.live && generation === this.generation) {
+      if (row) this.rows.set(id, row);
+      else this.unknown.set(id, true);
+    }
     return row;
   }
 
@@ -73,13 +88,19 @@ export class ApiKeyCache implements ApiKeyLookup {
 
   private changed(id: string) {
     this.generation++;
-    if (id === '*') this.rows.clear();
-    else this.rows.delete(id);
+    if (id === '*') {
+      this.rows.clear();
+      this.unknown.clear();
+    } else {
+      this.rows.delete(id);
+      this.unknown.delete(id);
+    }
   }
 
   private setLive(live: boolean) {
     this.generation++;
     this.rows.clear();
+    this.unknown.clear();
     this.live = live;
   }
 }

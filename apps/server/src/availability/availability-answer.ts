@@ -20,8 +20,9 @@ export function availabilityData(
   days: DaySlots[],
 ): z.infer<typeof DayAvailability> | z.infer<typeof RangeAvailability> {
   return period.mode === 'day'
-    ? { ...ids, date: period.from, slots: (days[0]?.slots ?? []).map(toSlotJson) }
+    ? { mode: 'day', ...ids, date: period.from, slots: (days[0]?.slots ?? []).map(toSlotJson) }
     : {
+        mode: 'range',
         ...ids,
         from: period.from,
         to: period.to,

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
+import { compiledEntry } from '../lib/compiled-entry.js';
 import { ServiceUnavailableError } from '../errors/domain-errors.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import type { AvailabilityTask, TaskFailure } from './compute-worker.js';
@@ -101,9 +102,9 @@ export class AvailabilityPool {
 
   private start() {
     const piscina = new Piscina<AvailabilityTask, Uint8Array | TaskFailure>({
-      filename: (this.options.filename ?? new URL('./compute-worker.mjs', import.meta.url)).href,
+      filename: (this.options.filename ?? compiledEntry('compute-worker')).href,
       name: this.options.name ?? 'default',
-      // Started with the process and kept: a worker loads tsx and the contract once, not per burst.
+      // Started with the process and kept: a worker loads its modules and the contract once, not per burst.
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
       maxQueue: this.options.maxQueue ?? 64,
@@ -124,7 +125,7 @@ export class AvailabilityPool {
   }
 }
 
-/** Between attempts to start workers that failed to start: each attempt loads tsx and the modules again. */
+/** Between attempts to start workers that failed to start: each attempt loads the modules again. */
 const RESTART_PAUSE_MS = 5000;
 
 type GridVenue = Pick<VenueRow, 'opening_time' | 'closing_time' | 'slot_interval' | 'allow_out_of_hours_booking'>;

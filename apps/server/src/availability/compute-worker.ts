@@ -23,7 +23,7 @@ export interface TaskFailure {
 }
 
 /**
- * The worker's task (run by piscina, loaded through compute-worker.mjs): snapshot, slots, the contract check and
+ * The worker's task (run by piscina from the build's dist/compute-worker.js): snapshot, slots, the contract check and
  * the JSON bytes of the 200, handed back without a copy.
  */
 export default function computeAvailability(task: AvailabilityTask): Uint8Array | TaskFailure {

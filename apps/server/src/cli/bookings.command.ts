@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import { acceptBooking, finishBooking } from '../bookings/therapist-workflow.js';
+import { operatorTrail } from '../audit/audit-trail.js';
 import { instantFromDb } from '../lib/instant.js';
 import { type CommandHost, print } from './command-host.js';
 import { formatTable } from './format-table.js';
@@ -111,7 +112,12 @@ export function registerBookings(program: Command, host: CommandHost): void {
     .requiredOption('--therapist <id>', 'the accepting therapist (UUID, as bookings list shows)', uuid)
     .action(async (bookingId: string, options: { therapist: string }) => {
       const booking = await host.withContext(({ db }) =>
-        acceptBooking(db, { bookingId, therapistId: options.therapist, now: host.clock.now() }),
+        acceptBooking(db, {
+          bookingId,
+          therapistId: options.therapist,
+          now: host.clock.now(),
+          audit: operatorTrail(host.clock),
+        }),
       );
       print(host, `Booking ${booking.id} is ${booking.status}, assigned to therapist ${booking.therapist_id}.`);
     });
@@ -128,7 +134,7 @@ export function registerBookings(program: Command, host: CommandHost): void {
       .argument('<booking-id>', 'booking UUID', uuid)
       .action(async (bookingId: string) => {
         const booking = await host.withContext(({ db }) =>
-          finishBooking(db, { bookingId, outcome, now: host.clock.now() }),
+          finishBooking(db, { bookingId, outcome, now: host.clock.now(), audit: operatorTrail(host.clock) }),
         );
         print(host, `Booking ${booking.id} is ${booking.status}.`);
       });

@@ -7,6 +7,8 @@ import { type Clock, systemClock } from '../lib/clock.js';
 export interface OperatorContext {
   db: Db;
   vault: KeyVault;
+  /** PUBLIC_URL of the server, which invitation URLs start with. */
+  publicUrl: string;
 }
 
 /** The two output streams of a run, written raw (commander's own help and errors go there too). */
@@ -42,10 +44,19 @@ export function standaloneHost(env: Record<string, string | undefined>, io: Comm
     clock: systemClock,
     withContext: async (action) => {
       const config = loadConfig(env);
-      const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+      const database = await connect({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolSize: 2,
+        onWarning: (_fields, message) => io.stderr(`Warning: ${message}\n`),
+      });
       try {
         await migrateToLatest(database.db);
-        return await action({ db: database.db, vault: new KeyVault(config.keyEncryptionKey) });
+        return await action({
+          db: database.db,
+          vault: new KeyVault(config.keyEncryptionKey),
+          publicUrl: config.publicUrl,
+        });
       } finally {
         await database.close();
       }

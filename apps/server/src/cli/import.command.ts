@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { type CommandHost, print } from './command-host.js';
 import { formatTable } from './format-table.js';
+import { readImportFile } from './read-import-file.js';
 
 export function registerImport(program: Command, host: CommandHost): void {
   program
@@ -15,17 +15,14 @@ export function registerImport(program: Command, host: CommandHost): void {
     .argument('<file>', 'venue data file (JSON, see docs/venue-data.schema.json)')
     .action(async (file: string) => {
       const path = resolve(host.cwd, file);
+      const text = readImportFile(path);
       let json: unknown;
       try {
-        json = JSON.parse(readFileSync(path, 'utf8'));
+        json = JSON.parse(text);
       } catch (error) {
-        const reason =
-          (error as NodeJS.ErrnoException).code === 'ENOENT'
-            ? 'no such file'
-            : error instanceof Error
-              ? error.message
-              : String(error);
-        throw new OperatorError(`Cannot read ${path} as JSON: ${reason}`);
+        throw new OperatorError(
+          `Cannot read ${path} as JSON: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       const { changes, notices } = await host.withContext(({ db, vault }) =>
         importVenueData(db, json, vault, host.clock.now()),

@@ -11,6 +11,7 @@ import {
 import { MAX_RATE_LIMIT } from '../lib/limits.js';
 import { findActiveDashboardKey, findOrganisationBySlug } from '../keys/keys.repository.js';
 import { OperatorError } from '../errors/operator-error.js';
+import { operatorTrail } from '../audit/audit-trail.js';
 import { type CommandHost, print } from './command-host.js';
 import { formatTable } from './format-table.js';
 
@@ -81,7 +82,9 @@ export function registerKeys(program: Command, host: CommandHost): void {
     .description('print the full value of an active key again (a revoked key is refused)')
     .argument('<key-id>', '12 hexadecimal characters, as keys list shows')
     .action(async (keyId: string) => {
-      const { key, revoked } = await host.withContext(({ db, vault }) => revealKey(db, vault, keyId));
+      const { key, revoked } = await host.withContext(({ db, vault }) =>
+        revealKey(db, vault, keyId, { audit: operatorTrail(host.clock) }),
+      );
       // Scripts capture stdout (KEY=$(pnpm -s spa keys reveal ID)): a key that no longer works must not land there.
       if (revoked) throw new OperatorError(`Key ${keyId} is revoked and authenticates nothing; it is not printed`);
       print(host, key);
@@ -101,7 +104,7 @@ export function registerKeys(program: Command, host: CommandHost): void {
             `The dashboard key of ${options.org} is the demo key ${DEMO_KEY_ID} that the README and the guides use; ` +
               'regenerating revokes it at once, and its successor is never printed at start. Add --force to do it',
           );
-        return regenerateDashboardKey(db, vault, options.org);
+        return regenerateDashboardKey(db, vault, options.org, { audit: operatorTrail(host.clock) });
       });
       const revoked = result.revokedId ? `Revoked ${result.revokedId}. ` : '';
       print(host, `${revoked}New dashboard key ${result.id} (${result.scopes.join(', ')}):\n\n  ${result.key}\n`);

@@ -5,6 +5,7 @@ import { ExitCode, reportFailure } from './exit-codes.js';
 import { registerImport } from './import.command.js';
 import { registerKeys } from './keys.command.js';
 import { registerTherapists } from './therapists.command.js';
+import { registerUsers } from './users.command.js';
 import { registerWebhooks } from './webhooks.command.js';
 
 /**
@@ -21,6 +22,7 @@ export function buildProgram(host: CommandHost): Command {
   registerBookings(program, host);
   registerTherapists(program, host);
   registerWebhooks(program, host);
+  registerUsers(program, host);
   return program;
 }
 

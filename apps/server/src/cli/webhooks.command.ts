@@ -2,6 +2,8 @@ import { isUuid } from '@spa/contract';
 import { type Command, InvalidArgumentError } from 'commander';
 import { readSettings } from '../config/config.js';
 import * as endpoints from '../webhooks/endpoints.service.js';
+import { operatorTrail } from '../audit/audit-trail.js';
+import { queueTestEvent } from '../webhooks/test-event.js';
 import { formatTable } from './format-table.js';
 import { type CommandHost, print } from './command-host.js';
 
@@ -45,6 +47,7 @@ export function registerWebhooks(program: Command, host: CommandHost): void {
           venueSlug: options.venue,
           events: options.events,
           allowPrivateNetworks,
+          audit: operatorTrail(host.clock),
         }),
       );
       print(
@@ -84,7 +87,9 @@ export function registerWebhooks(program: Command, host: CommandHost): void {
     .description('remove an endpoint with its pending deliveries and its log')
     .argument('<endpoint-id>', 'endpoint UUID, as webhooks list shows', uuid)
     .action(async (id: string) => {
-      const { url } = await host.withContext(({ db }) => endpoints.removeEndpoint(db, id));
+      const { url } = await host.withContext(({ db }) =>
+        endpoints.removeEndpoint(db, id, { audit: operatorTrail(host.clock) }),
+      );
       print(host, `Removed webhook endpoint ${id} (${url}).`);
     });
 
@@ -93,10 +98,26 @@ export function registerWebhooks(program: Command, host: CommandHost): void {
     .description('issue a new signing secret; the old one keeps signing beside it for 24 hours')
     .argument('<endpoint-id>', 'endpoint UUID', uuid)
     .action(async (id: string) => {
-      const rotated = await host.withContext(({ db, vault }) => endpoints.rotateSecret(db, vault, id));
+      const rotated = await host.withContext(({ db, vault }) =>
+        endpoints.rotateSecret(db, vault, id, { audit: operatorTrail(host.clock) }),
+      );
       print(
         host,
         `New signing secret of ${id} (shown once). Deliveries carry both signatures until ${toSeconds(rotated.previousValidUntil)}:\n\n  ${rotated.secret}\n`,
+      );
+    });
+
+  webhooksCommand
+    .command('test')
+    .description('send a signed webhook.test event to one endpoint through the delivery queue')
+    .argument('<endpoint-id>', 'endpoint UUID', uuid)
+    .action(async (id: string) => {
+      const { eventId } = await host.withContext(({ db }) =>
+        queueTestEvent(db, id, { audit: operatorTrail(host.clock), now: host.clock.now() }),
+      );
+      print(
+        host,
+        `Queued webhook.test ${eventId} for ${id}; the running server delivers it (webhooks deliveries shows the attempt).`,
       );
     });
 
@@ -145,7 +166,9 @@ export function registerWebhooks(program: Command, host: CommandHost): void {
     .description('send an event again, now, to every endpoint that wants it (the same webhook-id)')
     .argument('<event-id>', 'event UUID (the webhook-id header), as webhooks deliveries shows', uuid)
     .action(async (eventId: string) => {
-      const { type, queued } = await host.withContext(({ db }) => endpoints.replay(db, eventId));
+      const { type, queued } = await host.withContext(({ db }) =>
+        endpoints.replay(db, eventId, { audit: operatorTrail(host.clock) }),
+      );
       print(
         host,
         queued

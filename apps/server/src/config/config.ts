@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../db/connect.js';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, defaultQueryTimeoutMs } from '../db/connect.js';
 
 /** How webhooks are delivered (docs/decisions.md, "Webhooks"). */
 export interface WebhookConfig {
@@ -86,6 +86,7 @@ const Environment = z.object({
   DB_POOL_SIZE: integer('DB_POOL_SIZE', 10, 1),
   STATEMENT_TIMEOUT_MS: integer('STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0),
   DB_ACQUIRE_TIMEOUT_MS: integer('DB_ACQUIRE_TIMEOUT_MS', DEFAULT_ACQUIRE_TIMEOUT_MS, 1),
+  DB_QUERY_TIMEOUT_MS: integer('DB_QUERY_TIMEOUT_MS', undefined, 1),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0),
   METRICS_TOKEN: text,
   WEB_CONCURRENCY: integer('WEB_CONCURRENCY', 1, 1),
@@ -115,6 +116,8 @@ export interface Settings {
   statementTimeoutMs: number;
   /** Longest wait for a pooled (or new) database connection before a 503. */
   dbAcquireTimeoutMs: number;
+  /** The client's bound on one database round trip: a database that stops answering gives 503, not a hang. */
+  dbQueryTimeoutMs: number;
   /** SIGTERM: in-flight requests get this long before the process leaves anyway. */
   shutdownTimeoutMs: number;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
@@ -162,6 +165,7 @@ export function readSettings(env: Env = process.env): Settings {
     dbPoolSize: e.DB_POOL_SIZE,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+    dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS ?? defaultQueryTimeoutMs(e.STATEMENT_TIMEOUT_MS),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN,
     webConcurrency: e.WEB_CONCURRENCY,

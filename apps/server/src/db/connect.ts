@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -7,6 +6,7 @@ import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
 import { PreparingClient } from './preparing-client.js';
+import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
 
@@ -35,31 +35,50 @@ export interface ConnectOptions {
   statementTimeoutMs?: number;
   /** How long a query waits for a pooled connection, or for a new one to open (DB_ACQUIRE_TIMEOUT_MS). */
   acquireTimeoutMs?: number;
+  /**
+   * The client's own bound on one round trip (DB_QUERY_TIMEOUT_MS): a database that stops answering without
+   * closing (a partition, a hung server) fails the query here, and the connection is destroyed. 0: none.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * PostgreSQL gives up waiting for a lock after this long (0: never). Below the acquire timeout, so writes stuck
+   * behind a lock give their connections back before reads waiting for one give up.
+   */
+  lockTimeoutMs?: number;
   /** Told about connection errors the pool absorbs (a log line); they never end the process. */
   onConnectionError?: (error: Error) => void;
+  /** Told about something an operator should fix or know (a log line): a DATA_DIR that was open to others. */
+  onWarning?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
+/** The client-side bound: the statement timeout plus a second for the cancellation to come back (30 s without). */
+export const defaultQueryTimeoutMs = (statementTimeoutMs: number) =>
+  statementTimeoutMs > 0 ? statementTimeoutMs + 1000 : 30_000;
 
 export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectPglite(options.dataDir);
+  return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectPglite(options);
 }
 
 function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const acquireTimeout = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
+  const lockTimeout = options.lockTimeoutMs ?? Math.max(1, Math.floor(acquireTimeout / 2));
   const onError = options.onConnectionError ?? (() => undefined);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     Client: PreparingClient,
-    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    connectionTimeoutMillis: acquireTimeout,
+    // PreparingClient destroys a connection whose round trip timed out, so the pool never hands it out again.
+    query_timeout: options.queryTimeoutMs ?? defaultQueryTimeoutMs(statementTimeout),
     // A peer that vanished without closing (a cut network) is noticed by TCP keepalives, not only at the next write.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // Every session in UTC, so timestamptz text is the same on every machine; a stuck lock or a runaway
     // statement is cancelled by the server itself instead of holding a connection and its request.
-    options: `-c TimeZone=UTC -c statement_timeout=${statementTimeout}`,
+    options: `-c TimeZone=UTC -c statement_timeout=${statementTimeout} -c lock_timeout=${lockTimeout}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         typeParsers[oid] ??
@@ -78,13 +97,30 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
     kind: 'postgres',
     pool,
     listen: (channel, handlers) => Promise.resolve(listenPostgres(options.listenUrl ?? url, channel, handlers)),
-    close: () => db.destroy(),
+    close: () => closeWithin(db, pool, acquireTimeout),
   };
 }
 
-async function connectPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+/**
+ * Ends the pool, waiting for connections in use to come back; past `withinMs` (a frozen database, whose sockets
+ * would wait for a goodbye that never comes) every connection is destroyed instead.
+ */
+async function closeWithin(db: Db, pool: pg.Pool, withinMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), withinMs)));
+  const ended = await Promise.race([db.destroy(), timedOut]);
+  clearTimeout(timer);
+  if (ended === 'timeout') PreparingClient.destroyAll();
+}
+
+async function connectPglite({ dataDir, onWarning }: ConnectOptions): Promise<DatabaseHandle> {
   if (!dataDir) return fromPglite(await openPglite({}));
-  mkdirSync(dataDir, { recursive: true });
+  const tightened = makeDataDirPrivate(dataDir);
+  if (tightened > 0)
+    onWarning?.(
+      { data_dir: dataDir, made_private: tightened },
+      'DATA_DIR was open to other local users; made it private (directories 0700, files 0600)',
+    );
   const unlock = lockDataDir(dataDir);
   try {
     const handle = fromPglite(await openPglite({ dataDir }));
@@ -96,8 +132,13 @@ async function connectPglite(dataDir: string | undefined): Promise<DatabaseHandl
 }
 
 /** An embedded PostgreSQL with the extension and parsers the schema needs, its session in UTC. */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
-  const pglite = await PGlite.create({ ...options, extensions: { btree_gist }, parsers: typeParsers });
+export async function openPglite({ dataDir, ...options }: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
+  const pglite = await PGlite.create({
+    ...options,
+    ...(dataDir ? { fs: new PrivateNodeFS(dataDir) } : {}),
+    extensions: { btree_gist },
+    parsers: typeParsers,
+  });
   await pglite.exec(`set TimeZone = 'UTC'`);
   return pglite;
 }

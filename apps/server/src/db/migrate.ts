@@ -5,7 +5,10 @@ import * as rateLimits from '../migrations/0002_rate_limits.js';
 import * as webhooks from '../migrations/0003_webhooks.js';
 import * as apiKeyChanges from '../migrations/0004_api_key_changes.js';
 import * as snapshotLookups from '../migrations/0005_snapshot_lookups.js';
-import * as retention from '../migrations/0007_retention.js';
+import * as dashboard from '../migrations/0006_dashboard.js';
+import * as dashboardResources from '../migrations/0007_dashboard_resources.js';
+import * as apiKeyInserts from '../migrations/0008_api_key_inserts.js';
+import * as retention from '../migrations/0009_retention.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
@@ -15,8 +18,10 @@ const migrations: Record<string, Migration> = {
   '0003_webhooks': webhooks,
   '0004_api_key_changes': apiKeyChanges,
   '0005_snapshot_lookups': snapshotLookups,
-  // 0006_dashboard is the dashboard's.
-  '0007_retention': retention,
+  '0006_dashboard': dashboard,
+  '0007_dashboard_resources': dashboardResources,
+  '0008_api_key_inserts': apiKeyInserts,
+  '0009_retention': retention,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

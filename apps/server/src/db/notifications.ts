@@ -11,17 +11,37 @@ export interface NotificationHandlers {
 }
 
 export interface NotificationListener {
+  /**
+   * Whether every notification committed more than `trustMs` ago is known to have arrived: false as soon as the
+   * connection stops answering, long before it is declared lost.
+   */
+  isCurrent(): boolean;
   close(): Promise<void>;
 }
 
+export interface Heartbeat {
+  /** Pause between a heartbeat's answer and the next heartbeat. */
+  everyMs: number;
+  /** A heartbeat unanswered this long: the connection is lost, and opened again. */
+  timeoutMs: number;
+  /** How old the last answered heartbeat may be for the listener to count as current. */
+  trustMs: number;
+}
+
+/** The listening connection's application_name in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = 'spa-notifications';
+
 const RETRY_MIN_MS = 100;
-const RETRY_MAX_MS = 5_000;
+const RETRY_MAX_MS = 2_000;
 /**
  * A network cut without a reset leaves a socket that looks open; TCP keepalive would notice only after minutes
- * (the kernel's probe schedule). A query every few seconds notices within HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS.
+ * (the kernel's probe schedule). A `select 1` on the listening connection is answered only after every
+ * notification committed before it was sent (PostgreSQL sends them first), so an answered heartbeat proves the
+ * listener current as of its sending. Four a second keep a revocation's worst case near `trustMs` even when
+ * the notice itself is lost in a partition; the loss is declared after `timeoutMs` and the connection opened
+ * again.
  */
-const HEARTBEAT_MS = 5_000;
-const HEARTBEAT_TIMEOUT_MS = 2_000;
+export const DEFAULT_HEARTBEAT: Heartbeat = { everyMs: 250, timeoutMs: 2_000, trustMs: 750 };
 
 /**
  * LISTEN on a connection of its own (LISTEN is session state, so not a pooled one), re-established with backoff
@@ -33,18 +53,22 @@ export function listenPostgres(
   url: string,
   channel: string,
   handlers: NotificationHandlers,
-  heartbeat = { everyMs: HEARTBEAT_MS, timeoutMs: HEARTBEAT_TIMEOUT_MS },
+  heartbeatOptions: Partial<Heartbeat> = {},
 ): NotificationListener {
+  const heartbeat = { ...DEFAULT_HEARTBEAT, ...heartbeatOptions };
   let closed = false;
   let client: pg.Client | undefined;
   let retryMs = RETRY_MIN_MS;
   let timer: NodeJS.Timeout | undefined;
   let beating: NodeJS.Timeout | undefined;
+  /** When the last answered heartbeat (or the LISTEN itself) was sent, by performance.now(). */
+  let confirmedAt = -Infinity;
 
   const lost = (from: pg.Client) => {
     if (from !== client) return;
     client = undefined;
-    clearInterval(beating);
+    confirmedAt = -Infinity;
+    clearTimeout(beating);
     handlers.onLive(false);
     from.removeAllListeners('notification');
     void from.end().catch(() => undefined);
@@ -54,7 +78,13 @@ export function listenPostgres(
   };
 
   async function open() {
-    const next = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      // Named, so an operator (or a test) can tell it in pg_stat_activity.
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     client = next;
     // Every error of this connection ends in a reconnection, never in an uncaught exception.
     next.on('error', () => lost(next));
@@ -62,19 +92,29 @@ export function listenPostgres(
     next.on('notification', (message) => {
       if (message.channel === channel) handlers.onNotify(message.payload ?? '');
     });
+    // One heartbeat at a time: the next is sent once this one is answered.
+    const beat = () => {
+      const sentAt = performance.now();
+      const deadline = setTimeout(() => lost(next), heartbeat.timeoutMs).unref();
+      next.query('select 1').then(
+        () => {
+          clearTimeout(deadline);
+          if (client !== next) return;
+          confirmedAt = sentAt;
+          beating = setTimeout(beat, heartbeat.everyMs).unref();
+        },
+        () => lost(next),
+      );
+    };
     try {
       await next.connect();
+      const sentAt = performance.now();
       await next.query(`listen ${pg.escapeIdentifier(channel)}`);
       if (closed || client !== next) return void next.end().catch(() => undefined);
       retryMs = RETRY_MIN_MS;
+      confirmedAt = sentAt;
       handlers.onLive(true);
-      beating = setInterval(() => {
-        const deadline = setTimeout(() => lost(next), heartbeat.timeoutMs).unref();
-        next.query('select 1').then(
-          () => clearTimeout(deadline),
-          () => lost(next),
-        );
-      }, heartbeat.everyMs).unref();
+      beating = setTimeout(beat, heartbeat.everyMs).unref();
     } catch {
       lost(next);
     }
@@ -82,10 +122,11 @@ export function listenPostgres(
 
   void open();
   return {
+    isCurrent: () => performance.now() - confirmedAt < heartbeat.trustMs,
     close: async () => {
       closed = true;
       clearTimeout(timer);
-      clearInterval(beating);
+      clearTimeout(beating);
       const last = client;
       client = undefined;
       handlers.onLive(false);
@@ -106,6 +147,7 @@ export async function listenPglite(
   const unlisten = await pglite.listen(channel, handlers.onNotify);
   handlers.onLive(true);
   return {
+    isCurrent: () => !pglite.closed,
     close: async () => {
       handlers.onLive(false);
       if (!pglite.closed) await unlisten();

@@ -25,6 +25,20 @@ function statementName(text: string): string | undefined {
  * its plan. pg tracks which names each connection has parsed; no library offers this for Kysely's pg driver.
  */
 export class PreparingClient extends pg.Client {
+  /** Every client open in this process, so a shutdown past its deadline can cut them all. */
+  static readonly #open = new Set<PreparingClient>();
+
+  constructor(...args: ConstructorParameters<typeof pg.Client>) {
+    super(...args);
+    PreparingClient.#open.add(this);
+    this.once('end', () => PreparingClient.#open.delete(this));
+  }
+
+  /** Destroys every connection at once, without the goodbye a frozen peer would never answer. */
+  static destroyAll(): void {
+    for (const client of PreparingClient.#open) client.#destroy();
+  }
+
   // The one signature pg's overloads share; Kysely calls query(text, values).
   override query(...args: unknown[]): never {
     const [text, values] = args;
@@ -32,7 +46,20 @@ export class PreparingClient extends pg.Client {
       typeof text === 'string' && args.length === 2 && Array.isArray(values) && values.length > 0
         ? statementName(text)
         : undefined;
-    const query = super.query as (...a: unknown[]) => never;
-    return name ? query.call(this, { name, text, values }) : query.apply(this, args);
+    const query = super.query as (...a: unknown[]) => unknown;
+    const result = name ? query.call(this, { name, text, values }) : query.apply(this, args);
+    // pg's query_timeout fails the query but keeps the connection, whose answer may still arrive and be read
+    // as the next query's: a connection whose round trip timed out is destroyed, and the pool drops it on release.
+    if (result instanceof Promise)
+      result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === 'Query read timeout') this.#destroy();
+      });
+    return result as never;
+  }
+
+  #destroy(): void {
+    // end() marks the client as ending (the pool will not reuse it) and, with a query in flight, destroys the socket.
+    void this.end().catch(() => undefined);
+    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
   }
 }

@@ -3,6 +3,7 @@ import type {
   CancelledBy as CancelledBySchema,
   ClientType as ClientTypeSchema,
 } from '@spa/contract';
+import type { AuditAction, AuditTargetType, Role } from '@spa/contract/dashboard';
 import type { ColumnType, Generated } from 'kysely';
 import type { z } from 'zod';
 
@@ -111,9 +112,11 @@ export interface Database {
   webhook_events: {
     id: string;
     type: string;
-    booking_id: string;
+    /** Null for a test event, which instead names its one recipient in endpoint_id. */
+    booking_id: string | null;
     organisation_id: string;
-    venue_id: string;
+    venue_id: string | null;
+    endpoint_id: ColumnType<string | null, string | null | undefined, string | null>;
     body: string;
     created_at: Instant;
   };
@@ -137,6 +140,54 @@ export interface Database {
     status_code: number | null;
     response_body: string | null;
     error: string | null;
+  };
+  people: {
+    id: string;
+    organisation_id: string;
+    email: string;
+    role: Role;
+    password_hash: string;
+    created_at: Instant;
+    password_changed_at: Instant;
+    last_sign_in_at: string | null;
+  };
+  person_venues: { person_id: string; venue_id: string };
+  invitations: {
+    id: string;
+    organisation_id: string;
+    email: string;
+    role: Role;
+    venue_ids: ColumnType<string[], string[] | undefined, string[]>;
+    token_hash: string;
+    invited_by: string | null;
+    created_at: Instant;
+    expires_at: Instant;
+    accepted_at: string | null;
+  };
+  sessions: {
+    id: string;
+    person_id: string;
+    token_hash: string;
+    csrf_token: string;
+    created_at: Instant;
+    last_seen_at: Instant;
+    absolute_expires_at: Instant;
+    confirmed_at: string | null;
+    ip: string | null;
+    user_agent: string | null;
+  };
+  audit_events: {
+    id: string;
+    organisation_id: string;
+    actor_type: 'person' | 'operator';
+    actor_person_id: string | null;
+    actor_email: string | null;
+    action: AuditAction;
+    target_type: AuditTargetType | null;
+    target_id: string | null;
+    ip: string | null;
+    user_agent: string | null;
+    created_at: Instant;
   };
   /** rate-limiter-flexible's store (rate-limit/rate-limiter.ts); `expire` in epoch milliseconds. */
   rate_limits: { key: string; points: Generated<number>; expire: Int8 | null };

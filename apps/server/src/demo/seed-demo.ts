@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { Temporal } from 'temporal-polyfill';
 import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import { importVenueData } from '../import/import-venue-data.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { revealKey } from '../keys/keys.service.js';
+// Compiled into the bundle: the built server reads no file of src/ at run time.
+import demoData from './demo-data.json' with { type: 'json' };
 import { DEMO_KEY_ID } from './demo-key.js';
-
-const DEMO_FILE = new URL('./demo-data.json', import.meta.url);
+import { addDemoAdmin } from './demo-admin.js';
 
 export type DemoSeed =
   | { loaded: boolean; organisation: string; apiKey: string }
@@ -15,22 +15,24 @@ export type DemoSeed =
   | { loaded: boolean; organisation: string; revoked: true };
 
 /**
- * A newcomer's first start: a database with no organisation gets the demo data. Later starts print the demo
+ * A newcomer's first start: a database with no organisation gets the demo data, and its organisation the demo
+ * dashboard admin (demo-admin.ts). Later starts print the demo
  * key again while it is active, so the README's curl keeps working. Undefined when the demo data is not there
  * or the key was stored under another KEY_ENCRYPTION_KEY.
  */
 export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<DemoSeed | undefined> {
   const any = await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst();
   const loaded = !any;
-  if (loaded) await importVenueData(db, JSON.parse(readFileSync(DEMO_FILE, 'utf8')), vault, Temporal.Now.instant());
+  if (loaded) await importVenueData(db, demoData, vault, Temporal.Now.instant());
 
   const key = await db
     .selectFrom('api_keys')
     .innerJoin('organisations', 'organisations.id', 'api_keys.organisation_id')
-    .select(['api_keys.id', 'api_keys.revoked_at', 'organisations.slug'])
+    .select(['api_keys.id', 'api_keys.revoked_at', 'api_keys.organisation_id', 'organisations.slug'])
     .where('api_keys.id', '=', DEMO_KEY_ID)
     .executeTakeFirst();
   if (!key) return undefined;
+  if (loaded) await addDemoAdmin(db, key.organisation_id, Temporal.Now.instant());
   if (key.revoked_at !== null) return { loaded, organisation: key.slug, revoked: true };
   try {
     return { loaded, organisation: key.slug, apiKey: (await revealKey(db, vault, key.id)).key };

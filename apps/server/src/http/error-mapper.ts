@@ -10,6 +10,7 @@ import {
   UnsupportedContentEncodingError,
   ValidationError,
 } from '../errors/domain-errors.js';
+import { DashboardError } from '../errors/dashboard-errors.js';
 import { problemsOf } from './zod-problems.js';
 import { requestIdOf } from './request-id.js';
 
@@ -30,8 +31,9 @@ export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   if (domain instanceof ServiceUnavailableError) req.log?.warn({ err: domain.cause }, 'service unavailable');
-  // RFC 9110: a 401 names the scheme to use.
-  if (domain.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="partner-api"');
+  // RFC 9110: a 401 names the scheme to use (the partner API's; the dashboard's cookie session has none).
+  if (domain.status === 401 && !(domain instanceof DashboardError))
+    res.setHeader('WWW-Authenticate', 'Bearer realm="partner-api"');
   if (domain.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(domain.retryAfterSeconds));
   res.status(domain.status).json({ ...domain.body(), request_id: requestId });
 };

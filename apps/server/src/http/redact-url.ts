@@ -1,32 +1,69 @@
 /** Query parameters whose value may be a credential, matched case-insensitively on the name. */
 const SECRET_PARAM = /key|token|secret|auth|password|signature/i;
-/** A key in any position: path segment, query value, fragment (sk_live_ then id and secret). */
-const KEY_IN_TEXT = /sk(?:_|%5f)live(?:_|%5f)[A-Za-z0-9_%-]*/gi;
+/** What a credential of ours starts with: an API key (sk_live_…) or a webhook signing secret (whsec_…). */
+const SECRET_PREFIX = /sk_live_|whsec_/i;
+/**
+ * Percent-decoding layers undone before looking: a value encoded twice shows `%255f`, not `_`. Past this many
+ * layers a text that still decodes further is treated as a secret: it cannot be shown to be harmless.
+ */
+const MAX_DECODE_ROUNDS = 4;
+
+/** The token of a dashboard invitation URL: whoever holds it can choose the person's password. */
+const INVITATION_TOKEN = /(\/invitations\/)[^/?#]+/gi;
 
 /**
- * The URL as it may be logged: a partner who puts its key in the URL (`?api_key=`, or in the path) must not
- * find it in our logs. Both the key pattern anywhere and the values of credential-like parameters are replaced.
+ * The URL as it may be logged: a partner who puts its key in the URL (`?api_key=`, `?q=` encoded once or more, or
+ * in the path) must not find it in our logs. A path segment or query value that carries a credential after
+ * decoding, and the value of every credential-like parameter, are replaced.
  */
 export function redactUrl(url: string): string {
-  const masked = url.replace(KEY_IN_TEXT, 'sk_live_[redacted]');
-  const queryAt = masked.indexOf('?');
-  if (queryAt < 0) return masked;
-  const query = masked
+  const queryAt = url.indexOf('?');
+  const path = (queryAt < 0 ? url : url.slice(0, queryAt))
+    .split('/')
+    .map((segment) => (looksLikeSecret(segment) ? 'sk_live_[redacted]' : segment))
+    .join('/')
+    .replace(INVITATION_TOKEN, '$1[redacted]');
+  if (queryAt < 0) return path;
+  const query = url
     .slice(queryAt + 1)
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && SECRET_PARAM.test(safeDecode(name)) ? `${name}=[redacted]` : pair;
+      if (looksLikeSecret(name)) return '[redacted]';
+      if (eq < 0) return pair;
+      return SECRET_PARAM.test(decoded(name)) || looksLikeSecret(pair.slice(eq + 1)) ? `${name}=[redacted]` : pair;
     })
     .join('&');
-  return `${masked.slice(0, queryAt)}?${query}`;
+  return `${path}?${query}`;
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
+/** Whether text carries a credential of ours once every layer of percent-encoding is undone. */
+export function looksLikeSecret(text: string): boolean {
+  let current = text;
+  for (let round = 0; round <= MAX_DECODE_ROUNDS; round++) {
+    if (SECRET_PREFIX.test(current)) return true;
+    const next = decodeOnce(current);
+    if (next === current) return false;
+    current = next;
   }
+  return true;
+}
+
+function decoded(text: string): string {
+  let current = text;
+  for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
+    const next = decodeOnce(current);
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/** One layer of percent-decoding (and `+` as a space, as forms send it), tolerant of malformed escapes. */
+function decodeOnce(text: string): string {
+  return text.replace(/\+/g, ' ').replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+    const code = parseInt(hex, 16);
+    return code < 0x80 ? String.fromCharCode(code) : escape;
+  });
 }

@@ -71,7 +71,8 @@ export function requestLog(logger: Logger): RequestHandler {
     const line = {
       req: requestBinding(res.req, res),
       key_id: (res.locals as { principal?: { keyId: string } }).principal?.keyId,
-      res: { statusCode: res.headersSent ? res.statusCode : null, headers: res.getHeaders() },
+      person_id: (res.locals as { dashboardActor?: { personId: string } }).dashboardActor?.personId,
+      res: { statusCode: res.headersSent ? res.statusCode : null, headers: loggedHeaders(res) },
       err: error ?? (res.statusCode >= 500 ? new Error(`failed with status code ${res.statusCode}`) : undefined),
       responseTime: Date.now() - res[STARTED],
     };
@@ -92,4 +93,10 @@ export function requestLog(logger: Logger): RequestHandler {
     res.once('error', onError);
     next();
   };
+}
+
+/** The response headers as logged: a session cookie being set is a credential, so only its presence shows. */
+function loggedHeaders(res: Response) {
+  const headers = res.getHeaders();
+  return headers['set-cookie'] === undefined ? headers : { ...headers, 'set-cookie': '[redacted]' };
 }

@@ -94,10 +94,20 @@ export function revokeActiveDashboardKey(trx: Transaction<Database>, organisatio
     .executeTakeFirst();
 }
 
+/** A key's description, without its secret. */
+export function findKeyDescription(db: Db, keyId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'scopes', 'rate_limit_per_min', 'created_at'])
+    .where('id', '=', keyId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The organisation's active dashboard key, without its secret. */
 export function findActiveDashboardKey(db: Db, organisationId: string) {
   return db
     .selectFrom('api_keys')
-    .select('id')
+    .select(['id', 'scopes', 'rate_limit_per_min', 'created_at'])
     .where('organisation_id', '=', organisationId)
     .where('kind', '=', 'dashboard')
     .where('revoked_at', 'is', null)

@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { isoFromDb } from '../lib/instant.js';
 import { MAX_RATE_LIMIT } from '../lib/limits.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import * as repo from './keys.repository.js';
 import { findVenue } from '../venues/venues.repository.js';
 
@@ -86,8 +87,16 @@ export async function listKeys(db: Db, orgSlug: string) {
   }));
 }
 
-/** The full value can be revealed again later (decrypted with the server's KEY_ENCRYPTION_KEY). */
-export async function revealKey(db: Db, vault: KeyVault, keyId: string): Promise<{ key: string; revoked: boolean }> {
+/**
+ * The full value can be revealed again later (decrypted with the server's KEY_ENCRYPTION_KEY). With an audit
+ * trail, revealing an active key is recorded (`key.revealed`); a revoked key reveals nothing worth recording.
+ */
+export async function revealKey(
+  db: Db,
+  vault: KeyVault,
+  keyId: string,
+  options: { audit?: AuditTrail } = {},
+): Promise<{ key: string; revoked: boolean }> {
   const row = await repo.findKey(db, keyId);
   if (!row) throw new OperatorError(`No key ${keyId}`);
   let secret: string;
@@ -98,29 +107,76 @@ export async function revealKey(db: Db, vault: KeyVault, keyId: string): Promise
       `Key ${keyId} cannot be decrypted: it was stored under another KEY_ENCRYPTION_KEY than this one`,
     );
   }
-  return { key: formatApiKey({ id: row.id, secret }), revoked: row.revoked_at !== null };
+  const revoked = row.revoked_at !== null;
+  const { audit } = options;
+  if (audit && !revoked)
+    await db.transaction().execute((trx) =>
+      audit.record(trx, {
+        organisationId: row.organisation_id,
+        action: 'key.revealed',
+        target: { type: 'api_key', id: row.id },
+      }),
+    );
+  return { key: formatApiKey({ id: row.id, secret }), revoked };
+}
+
+/** The organisation's active dashboard key without its secret, or undefined when it has none. */
+export async function dashboardKeyOf(db: Db, organisationId: string) {
+  const row = await repo.findActiveDashboardKey(db, organisationId);
+  return row && { ...row, scopes: row.scopes as Scope[], created_at: isoFromDb(row.created_at) };
+}
+
+/** One key without its secret (a key just issued, say). */
+export async function describeKey(db: Db, keyId: string) {
+  const row = await repo.findKeyDescription(db, keyId);
+  return { ...row, scopes: row.scopes as Scope[], created_at: isoFromDb(row.created_at) };
 }
 
 /**
  * Revokes the organisation's dashboard key and issues its replacement (same scopes and rate limit)
  * in one transaction, so there is never a moment with two active dashboard keys or with a half-done swap.
+ * The old key's row change is notified to every process (migration 0004), so it answers 401 everywhere at once.
  */
 export async function regenerateDashboardKey(
   db: Db,
   vault: KeyVault,
   orgSlug: string,
-  now = Temporal.Now.instant(),
-): Promise<IssuedKey & { revokedId: string | null }> {
+  options: RegenerateOptions = {},
+): Promise<RegeneratedKey> {
   const org = await organisation(db, orgSlug);
+  return regenerateDashboardKeyOf(db, vault, org.id, options);
+}
+
+export interface RegenerateOptions {
+  now?: Temporal.Instant;
+  /** Records `key.regenerated` in the swap's transaction. */
+  audit?: AuditTrail;
+}
+
+export type RegeneratedKey = IssuedKey & { revokedId: string | null };
+
+/** regenerateDashboardKey for an organisation known by id (the dashboard's signed-in organisation). */
+export async function regenerateDashboardKeyOf(
+  db: Db,
+  vault: KeyVault,
+  organisationId: string,
+  options: RegenerateOptions = {},
+): Promise<RegeneratedKey> {
+  const now = options.now ?? Temporal.Now.instant();
   return db.transaction().execute(async (trx) => {
-    await repo.lockOrganisation(trx, org.id);
-    const previous = await repo.revokeActiveDashboardKey(trx, org.id, now.toString());
+    await repo.lockOrganisation(trx, organisationId);
+    const previous = await repo.revokeActiveDashboardKey(trx, organisationId, now.toString());
     const issued = await issueKey(trx, vault, {
-      organisationId: org.id,
+      organisationId,
       venueId: null,
       kind: 'dashboard',
       scopes: previous ? (previous.scopes as Scope[]) : DEFAULT_SCOPES,
       rateLimitPerMin: previous?.rate_limit_per_min ?? null,
+    });
+    await options.audit?.record(trx, {
+      organisationId,
+      action: 'key.regenerated',
+      target: { type: 'api_key', id: issued.id },
     });
     return { ...issued, revokedId: previous?.id ?? null };
   });

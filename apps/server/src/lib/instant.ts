@@ -16,8 +16,13 @@ const UTC_TIMESTAMPTZ = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d*)?\+00$/;
  */
 export function isoFromDb(text: string): string {
   const m = UTC_TIMESTAMPTZ.exec(text);
-  if (!m) return Temporal.Instant.from(text).round({ smallestUnit: 'second', roundingMode: 'trunc' }).toString();
+  if (!m) return isoSeconds(Temporal.Instant.from(text));
   return `${m[1]}T${m[2]}Z`;
+}
+
+/** An instant as the API writes it: UTC, to the second (truncated). */
+export function isoSeconds(instant: Temporal.Instant): string {
+  return instant.round({ smallestUnit: 'second', roundingMode: 'trunc' }).toString();
 }
 
 /** `[start, end)` as a PostgreSQL tstzrange literal. */

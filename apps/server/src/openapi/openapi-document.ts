@@ -1,20 +1,31 @@
-import { contract, REQUEST_ID, type RouteMetadata, TAGS } from '@spa/contract';
+import { createRequire } from 'node:module';
+import { contract, type RouteMetadata, SHARED_RESPONSE, TAGS } from '@spa/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { type Components, hoistComponents, mapDiscriminators, type Schema } from './components.js';
+import { exampleOf } from './examples.js';
+import { HEADERS, headersOf, REQUEST_ID_PARAMETER } from './headers.js';
+import { integerFormats } from './integer-formats.js';
+import { RETRY_PROMISE, webhooksOf } from './webhooks.js';
 
 /**
- * Without a URL (the checked-in docs/openapi.json) the server is `{base_url}`, a variable whose default
- * is a local server; the running app passes its public URL.
+ * The document's version is the contract package's: every change to what the document says is a change of the
+ * contract, released with a changeset that moves it (docs/api.md, "Versions"). CI compares the document with the
+ * last released one (docs/openapi.released.json) and refuses a breaking change unless the major version moved.
  */
+export const CONTRACT_VERSION = (createRequire(import.meta.url)('@spa/contract/package.json') as { version: string })
+  .version;
+
+/** A local server first (the real default a generated client starts with), then any base URL the operator gives. */
 const servers = (serverUrl?: string) =>
   serverUrl
     ? [{ url: serverUrl, description: 'This server' }]
     : [
+        { url: 'http://127.0.0.1:3000', description: 'A server on your machine (`pnpm start`, with the demo data)' },
         {
           url: '{base_url}',
           description: 'Your API base URL, as given by the operator (paths start with /v1)',
           variables: {
-            base_url: { default: 'http://localhost:3000', description: 'Scheme, host and port, without /v1' },
+            base_url: { default: 'http://127.0.0.1:3000', description: 'Scheme, host and port, without /v1' },
           },
         },
       ];
@@ -27,7 +38,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       openapi: '3.0.3',
       info: {
         title: 'Partner Booking API',
-        version: '1.0.0',
+        version: CONTRACT_VERSION,
         description:
           'Read spa venues, treatments, customers and availability, and book and cancel treatments, from your own servers. ' +
           'Authenticate with `Authorization: Bearer sk_live_{id}_{secret}` or `X-Api-Key`. Preview endpoints may change before release.\n\n' +
@@ -35,9 +46,12 @@ export function buildOpenApiDocument(serverUrl?: string) {
           'Amounts are major units with at most the decimals of their currency. ' +
           'The examples work with the demo data a first `pnpm start` loads and its printed demo key. ' +
           'Retrying: every GET is safe to retry. Creating a booking is safe to retry only with the same `external_id` (the original comes back, 200 with `Idempotent-Replayed: true`). ' +
-          'Cancelling is safe to retry (a repeat answers 422 `BOOKING_ALREADY_CANCELLED`). Retry 429 and 503 after `Retry-After`, and 5xx or network errors with backoff; never retry other 4xx unchanged.',
+          'Cancelling is safe to retry (a repeat answers 422 `BOOKING_ALREADY_CANCELLED`). Retry 429 and 503 after `Retry-After`, and 5xx or network errors with backoff; never retry other 4xx unchanged.\n\n' +
+          'Errors: every error body has `error` and `request_id`. `error` is a fixed text per situation (the discriminator of the error schemas of a status): switch on it exactly. ' +
+          'Versions: `info.version` is semver; a minor version only adds (an optional field, a value of an enum marked open to additions, an operation); ' +
+          'a breaking change moves the major version after a deprecation announced with the `Deprecation` and `Sunset` headers.',
         contact: { name: 'Partner support', email: 'partners@example.com' },
-        license: { name: 'Proprietary', url: 'https://example.com/terms' },
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: servers(serverUrl),
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
@@ -52,7 +66,13 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
-      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+      tags: [
+        ...Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+        {
+          name: 'webhooks',
+          description: `Events POSTed to your endpoint when a booking changes (preview). ${RETRY_PROMISE}`,
+        },
+      ],
     },
     {
       setOperationId: 'concatenated-path',
@@ -69,7 +89,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       },
     },
   );
-  return describeResponses(nameSchemas(document));
+  return integerFormats(shareResponses(shareParameters(describeResponses(nameSchemas(document)))));
 }
 
 type Document = ReturnType<typeof generateOpenApi>;
@@ -82,11 +102,18 @@ interface Response {
   description: string;
   headers?: Record<string, unknown>;
   content?: { 'application/json'?: Media };
+  /** Set from the contract's shared() mark while the document is built; the response then moves to components. */
+  [SHARED_RESPONSE]?: string;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: Schema;
 }
 interface Operation {
-  parameters?: { schema?: Schema }[];
+  parameters?: (Parameter | { $ref: string })[];
   requestBody?: { description?: string; required?: boolean; content?: Record<string, Media> };
-  responses?: Record<string, Response>;
+  responses?: Record<string, Response | { $ref: string }>;
 }
 
 const operationsOf = (document: Document) =>
@@ -94,67 +121,116 @@ const operationsOf = (document: Document) =>
     Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
   );
 
+const responsesOf = (operation: Operation) => Object.entries(operation.responses ?? {}) as [string, Response][];
+
+const isSuccess = (status: string) => status.startsWith('2');
+
 /**
  * Every schema the contract named goes to `components.schemas` once, referred to wherever it is used. A response's
  * own description and example (what doc() gave it in the contract) move to the response and its media type,
- * where OpenAPI reads them, so the schema itself can be a plain reference.
+ * where OpenAPI reads them, so the schema itself can be a plain reference. A request body and every success
+ * answer without an example of its own get one composed from the schema's examples (demo data), so mock servers
+ * and "Try it out" have realistic values. The webhooks' event schemas join the same components.
  */
 function nameSchemas(document: Document): Document {
   const components: Components = {};
   const hoist = (schema: Schema) => hoistComponents(schema, components);
   for (const { operation } of operationsOf(document)) {
     for (const parameter of operation.parameters ?? [])
-      if (parameter.schema) parameter.schema = hoist(parameter.schema);
+      if ('schema' in parameter && parameter.schema) parameter.schema = hoist(parameter.schema);
     const body = operation.requestBody?.content?.['application/json'];
     if (operation.requestBody && body?.schema) {
-      operation.requestBody = { description: 'JSON body', required: true, content: { 'application/json': body } };
-      body.schema = hoist(body.schema);
+      const { description, ...schema } = body.schema;
+      operation.requestBody = {
+        description: typeof description === 'string' ? description : 'JSON body',
+        required: true,
+        content: { 'application/json': body },
+      };
+      body.schema = hoist(schema);
+      body.example ??= exampleOf(body.schema, components);
     }
-    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    for (const [status, response] of responsesOf(operation)) {
       const media = response.content?.['application/json'];
       if (!media?.schema) continue;
-      const { description, example, ...schema } = media.schema;
+      const { description, example, [SHARED_RESPONSE]: shared, ...schema } = media.schema;
       if (typeof description === 'string' && response.description === status) response.description = description;
+      if (typeof shared === 'string') response[SHARED_RESPONSE] = shared;
       if (example !== undefined) media.example = example;
       media.schema = hoist(schema);
+      if (isSuccess(status)) media.example ??= exampleOf(media.schema, components);
     }
   }
   for (const { operation } of operationsOf(document)) {
-    for (const response of Object.values(operation.responses ?? {})) {
+    for (const [, response] of responsesOf(operation)) {
       const media = response.content?.['application/json'];
       if (media?.schema) media.schema = mapDiscriminators(media.schema, components);
     }
   }
+  const webhooks = webhooksOf(components);
+  for (const [name, schema] of Object.entries(components)) components[name] = mapDiscriminators(schema, components);
   const sorted = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
   const existing = (document.components ?? {}) as Record<string, unknown>;
-  return { ...document, components: { ...existing, schemas: sorted } };
+  return { ...document, components: { ...existing, schemas: sorted }, 'x-webhooks': webhooks };
 }
-
-const header = (description: string, example: string) => ({ description, schema: { type: 'string' }, example });
-const REQUEST_ID_HEADER = header(
-  'The request id: yours when you sent a sane X-Request-Id, else a new UUID. Quote it to support.',
-  REQUEST_ID,
-);
-const RETRY_AFTER = header('Seconds to wait before the next request', '12');
 
 /**
  * @ts-rest/open-api describes a response without a described schema by its status code alone ("200") and declares
- * no headers; the reference shows the headers every answer (X-Request-Id), a replay (Idempotent-Replayed), a 429
- * and a 503 (Retry-After) carry.
+ * no headers; each answer gets the headers the server sends with it, by reference to `components.headers`.
  */
 function describeResponses(document: Document): Document {
   for (const { path, method, operation } of operationsOf(document)) {
-    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    for (const [status, response] of responsesOf(operation)) {
       if (response.description === status) response.description = status === '201' ? 'Created' : 'Success';
-      response.headers = { 'X-Request-Id': REQUEST_ID_HEADER, ...response.headers };
-      if (status === '429' || status === '503') response.headers['Retry-After'] = RETRY_AFTER;
-      if (status === '200' && method === 'post' && path.endsWith('/bookings')) {
-        response.headers['Idempotent-Replayed'] = header(
-          '`true`: the booking of an earlier request with this external_id',
-          'true',
-        );
-      }
+      const replay = status === '200' && method === 'post' && path.endsWith('/bookings');
+      response.headers = headersOf(status, replay);
     }
   }
-  return document;
+  const components = (document.components ?? {}) as Record<string, unknown>;
+  return { ...document, components: { ...components, headers: HEADERS } };
+}
+
+/** `venue_id` → `VenueId`: the component name of a parameter. */
+const pascal = (name: string) => name.replace(/(^|[_-])(\w)/g, (_, _sep: string, c: string) => c.toUpperCase());
+
+/**
+ * Every parameter goes to `components.parameters` under its name (the same `venue_id` wherever it is used), and
+ * every operation takes the X-Request-Id request header. Two different forms of one name are a contract bug.
+ */
+function shareParameters(document: Document): Document {
+  const parameters: Record<string, unknown> = { XRequestId: REQUEST_ID_PARAMETER };
+  for (const { path, operation } of operationsOf(document)) {
+    const refs = (operation.parameters ?? []).map((parameter) => {
+      if ('$ref' in parameter) return parameter;
+      const name = `${pascal(parameter.name)}`;
+      const known = parameters[name];
+      if (known && JSON.stringify(known) !== JSON.stringify(parameter)) {
+        throw new Error(`${path}: parameter ${parameter.name} differs from another operation's; describe it once`);
+      }
+      parameters[name] = parameter;
+      return { $ref: `#/components/parameters/${name}` };
+    });
+    operation.parameters = [...refs, { $ref: '#/components/parameters/XRequestId' }];
+  }
+  const components = (document.components ?? {}) as Record<string, unknown>;
+  return { ...document, components: { ...components, parameters } } as Document;
+}
+
+/** Responses the contract marked shared() go to `components.responses` once, referred to by each operation. */
+function shareResponses(document: Document): Document {
+  const responses: Record<string, Response> = {};
+  for (const { path, operation } of operationsOf(document)) {
+    for (const [status, response] of responsesOf(operation)) {
+      const { [SHARED_RESPONSE]: name, ...rest } = response;
+      if (!name) continue;
+      const known = responses[name];
+      if (known && JSON.stringify(known) !== JSON.stringify(rest)) {
+        throw new Error(`${path} ${status}: shared response ${name} differs from another operation's`);
+      }
+      responses[name] = rest;
+      operation.responses![status] = { $ref: `#/components/responses/${name}` };
+    }
+  }
+  const components = (document.components ?? {}) as Record<string, unknown>;
+  const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+  return { ...document, components: { ...components, responses: sorted } } as Document;
 }

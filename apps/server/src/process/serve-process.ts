@@ -17,6 +17,9 @@ import { createWebhookEngine, WebhookMetrics } from '../webhooks/index.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
 
+/** The shortest time a shutdown gets to close what it holds, whatever SHUTDOWN_TIMEOUT_MS says. */
+const MIN_SHUTDOWN_DEADLINE_MS = 500;
+
 /**
  * One server process: listens at once (`/healthz` 200, `/readyz` and the API 503 until the database is
  * migrated), prepares the database as soon as it can be reached, and drains on SIGTERM or SIGINT.
@@ -31,7 +34,9 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     poolSize: config.dbPoolSize,
     statementTimeoutMs: config.statementTimeoutMs,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+    onWarning: (fields, message) => logger.warn(fields, message),
   });
   const lifecycle = new Lifecycle('starting');
   const metrics = new Metrics({ pool: database.pool });
@@ -52,6 +57,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     metrics,
     pool: database.pool,
     availabilityPool,
+    webhooks: config.webhooks,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
@@ -80,13 +86,22 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
       logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining connections');
+      // Whatever still waits past the timeout (a frozen database that never says goodbye), the process leaves.
+      setTimeout(
+        () => {
+          logger.error({ timeout_ms: config.shutdownTimeoutMs }, 'shutdown timeout: leaving with work still open');
+          process.exit(1);
+        },
+        Math.max(config.shutdownTimeoutMs, MIN_SHUTDOWN_DEADLINE_MS),
+      ).unref();
       lifecycle.beginDraining();
       // Webhook attempts in flight finish (or are left to their lease) while the HTTP connections drain.
       const stopWebhooks = webhooks.stop().catch((error: unknown) => logger.warn({ err: error }, 'stopping webhooks'));
       const stopRetention = retention
         .stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'stopping retention'));
-      const drained = await http.drain(config.shutdownTimeoutMs);
+      // The last part of the timeout is kept for closing the database and the rest.
+      const drained = await http.drain(config.shutdownTimeoutMs - Math.min(1000, config.shutdownTimeoutMs / 4));
       await stopWebhooks;
       await stopRetention;
       // After the drain no request waits for a worker; a forced stop does not wait for a computation either.
@@ -122,7 +137,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   if (database.kind === 'pglite') {
     operator = await serveOperatorCommands({
       dataDir: config.dataDir,
-      context: { db: database.db, vault },
+      context: { db: database.db, vault, publicUrl: config.publicUrl },
       logger,
     });
   }
@@ -142,6 +157,8 @@ async function migrate(config: Config, database: DatabaseHandle): Promise<void> 
     databaseUrl: config.databaseUrl,
     poolSize: 1,
     statementTimeoutMs: 0,
+    lockTimeoutMs: 0,
+    queryTimeoutMs: 0,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
   });
   try {

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
+import { IDLE_TIMEOUT } from '../dashboard/session.service.js';
 
 /** What a rule's predicate may depend on, computed once per run. */
 export interface RetentionCutoffs {
@@ -51,7 +52,14 @@ export const RETENTION_RULES: RetentionRule[] = [
     key: 'key',
     expired: (c) => sql`t.expire < ${c.now.epochMilliseconds - 3_600_000}`,
   },
-  // Dashboard sessions and invitations (migration 0006_dashboard) expire here, one entry each, e.g.:
-  //   { table: 'sessions', key: 'id', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },
-  //   { table: 'invitations', key: 'id', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },
+  // A dashboard session past its absolute expiry or idle for longer than the idle timeout: no request can use it.
+  {
+    table: 'sessions',
+    key: 'id',
+    expired: (c) =>
+      sql`t.absolute_expires_at < ${c.now.toString()}::timestamptz
+          or t.last_seen_at < ${c.now.subtract(IDLE_TIMEOUT).toString()}::timestamptz`,
+  },
+  // An invitation past its 72 hours, accepted or not: its link already answers 404, so the row serves nothing.
+  { table: 'invitations', key: 'id', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },
 ];

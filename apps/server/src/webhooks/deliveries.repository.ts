@@ -49,6 +49,29 @@ export async function claimDueDeliveries(
 }
 
 /**
+ * Takes one pending delivery of an enabled endpoint, due or not, unless another claim holds its lease (a lease
+ * taken with this same token, when the delivery was queued, is this claim's own).
+ */
+export async function claimDelivery(
+  db: Db,
+  input: { id: number; now: Temporal.Instant; leaseSeconds: number; token: string },
+): Promise<ClaimedDelivery | undefined> {
+  const now = input.now.toString();
+  const { rows } = await sql<ClaimedDelivery>`
+    update webhook_deliveries d
+    set lease_until = ${now}::timestamptz + make_interval(secs => ${input.leaseSeconds}),
+        lease_token = ${input.token}, attempts = d.attempts + 1
+    from webhook_events e, webhook_endpoints ep
+    where d.id = ${input.id} and d.status = 'pending'
+      and (d.lease_until is null or d.lease_until <= ${now}::timestamptz or d.lease_token = ${input.token})
+      and e.id = d.event_id and ep.id = d.endpoint_id and ep.disabled_at is null
+    returning d.id, d.attempts, e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.body,
+              ep.id as endpoint_id, ep.url, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at
+  `.execute(db);
+  return rows[0];
+}
+
+/**
  * Lets go of every lease: only for a database no other process can hold (the embedded one, behind its DATA_DIR
  * lock), where a lease still standing when the process starts was left by one that died.
  */
@@ -175,8 +198,9 @@ export async function disableEndpoint(db: Db, endpointId: string, at: string) {
 }
 
 /**
- * Replay: the event is due again, now, at every enabled endpoint of its organisation that wants it (a delivery
- * that already exists starts over; the attempt log keeps its history). Returns the number of deliveries queued.
+ * Replay: the event is due again, now, at every enabled endpoint of its organisation that wants it, or at its one
+ * endpoint for a test event (a delivery that already exists starts over; the attempt log keeps its history).
+ * Returns the number of deliveries queued.
  */
 export async function replayEvent(db: Db, eventId: string, now: Temporal.Instant): Promise<number> {
   const { rows } = await sql<{ id: number }>`
@@ -184,8 +208,9 @@ export async function replayEvent(db: Db, eventId: string, now: Temporal.Instant
     select e.id, ep.id, ${now.toString()}::timestamptz
     from webhook_events e join webhook_endpoints ep on ep.organisation_id = e.organisation_id
     where e.id = ${eventId} and ep.disabled_at is null
-      and (ep.venue_id is null or ep.venue_id = e.venue_id)
-      and (cardinality(ep.event_types) = 0 or e.type = any(ep.event_types))
+      and case when e.endpoint_id is not null then ep.id = e.endpoint_id
+          else (ep.venue_id is null or ep.venue_id = e.venue_id)
+            and (cardinality(ep.event_types) = 0 or e.type = any(ep.event_types)) end
     on conflict (event_id, endpoint_id) do update
       set status = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
           lease_until = null, lease_token = null, completed_at = null

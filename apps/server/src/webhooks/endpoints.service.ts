@@ -7,6 +7,7 @@ import { findOrganisationBySlug, lockOrganisation } from '../keys/keys.repositor
 import { OperatorError } from '../errors/operator-error.js';
 import { isoFromDb } from '../lib/instant.js';
 import { findVenue } from '../venues/venues.repository.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import { replayEvent } from './deliveries.repository.js';
 import { checkWebhookTarget, parseWebhookUrl, UnsafeWebhookUrlError } from './safe-target.js';
 import { generateWebhookSecret } from './signature.js';
@@ -23,6 +24,7 @@ export interface AddEndpointInput {
   events?: string | undefined;
   allowPrivateNetworks: boolean;
   now?: Temporal.Instant;
+  audit?: AuditTrail | undefined;
 }
 
 /** `--events a,b` as event types; unknown names are refused with the list of known ones. Unset: every type. */
@@ -43,7 +45,6 @@ export function parseEventTypes(list: string | undefined): WebhookEventType[] {
 /** Registers an endpoint after checking its URL and the address it resolves to; the secret is returned once. */
 export async function addEndpoint(db: Db, vault: KeyVault, input: AddEndpointInput) {
   const eventTypes = parseEventTypes(input.events);
-  const url = await checkedUrl(input.url, input.allowPrivateNetworks);
   const org = await findOrganisationBySlug(db, input.orgSlug);
   if (!org) throw new OperatorError(`No organisation with slug ${input.orgSlug}`);
   let venueId: string | null = null;
@@ -52,8 +53,28 @@ export async function addEndpoint(db: Db, vault: KeyVault, input: AddEndpointInp
     if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);
     venueId = venue.id;
   }
+  return addEndpointTo(db, vault, org, { ...input, venueId, eventTypes });
+}
+
+export interface NewEndpoint {
+  url: string;
+  /** A venue of the organisation (checked by the caller), or null for every venue. */
+  venueId: string | null;
+  /** Empty: every event type. */
+  eventTypes: WebhookEventType[];
+  allowPrivateNetworks: boolean;
+  now?: Temporal.Instant | undefined;
+  /** Records `webhook_endpoint.created` in the insert's transaction. */
+  audit?: AuditTrail | undefined;
+}
+
+/** addEndpoint for an organisation known by id (the dashboard's), the venue already resolved. */
+export async function addEndpointTo(db: Db, vault: KeyVault, org: { id: string; slug: string }, input: NewEndpoint) {
+  const url = await checkedUrl(input.url, input.allowPrivateNetworks);
+  const eventTypes = [...new Set(input.eventTypes)];
   const id = randomUUID();
   const secret = generateWebhookSecret();
+  const createdAt = (input.now ?? Temporal.Now.instant()).toString();
   await db.transaction().execute(async (trx) => {
     // Serialises additions of one organisation, so two at once cannot pass the limit together.
     await lockOrganisation(trx, org.id);
@@ -62,24 +83,43 @@ export async function addEndpoint(db: Db, vault: KeyVault, input: AddEndpointInp
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('organisation_id', '=', org.id)
       .executeTakeFirstOrThrow();
-    if (Number(count) >= MAX_ENDPOINTS)
-      throw new OperatorError(
-        `Organisation ${org.slug} already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have; remove one first`,
-      );
+    if (Number(count) >= MAX_ENDPOINTS) throw new EndpointLimitError(org.slug);
     await trx
       .insertInto('webhook_endpoints')
       .values({
         id,
         organisation_id: org.id,
-        venue_id: venueId,
+        venue_id: input.venueId,
         url: url.toString(),
         event_types: eventTypes,
         secret_encrypted: vault.encrypt(secret, id),
-        created_at: (input.now ?? Temporal.Now.instant()).toString(),
+        created_at: createdAt,
       })
       .execute();
+    await input.audit?.record(trx, {
+      organisationId: org.id,
+      action: 'webhook_endpoint.created',
+      target: { type: 'webhook_endpoint', id },
+    });
   });
-  return { id, secret, url: url.toString(), eventTypes };
+  return { id, secret, url: url.toString(), venueId: input.venueId, eventTypes, createdAt };
+}
+
+/** The organisation has as many endpoints as it may have (409 in the dashboard; a refusal in the CLI). */
+export class EndpointLimitError extends OperatorError {
+  override readonly status = 409;
+  constructor(orgSlug: string) {
+    super(
+      `Organisation ${orgSlug} already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have; remove one first`,
+    );
+  }
+}
+
+/** A webhook URL refused by the safety rules: a 400 naming the `url` field in the dashboard, a refusal in the CLI. */
+export class UnsafeUrlRefusal extends OperatorError {
+  override body() {
+    return { error: this.message, details: [{ path: 'url', message: this.message }] };
+  }
 }
 
 async function checkedUrl(text: string, allowPrivateNetworks: boolean): Promise<URL> {
@@ -88,7 +128,7 @@ async function checkedUrl(text: string, allowPrivateNetworks: boolean): Promise<
     await checkWebhookTarget(url, allowPrivateNetworks);
     return url;
   } catch (error) {
-    if (error instanceof UnsafeWebhookUrlError) throw new OperatorError(error.message);
+    if (error instanceof UnsafeWebhookUrlError) throw new UnsafeUrlRefusal(error.message);
     throw error;
   }
 }
@@ -97,13 +137,20 @@ async function checkedUrl(text: string, allowPrivateNetworks: boolean): Promise<
 export async function listEndpoints(db: Db, orgSlug: string) {
   const org = await findOrganisationBySlug(db, orgSlug);
   if (!org) throw new OperatorError(`No organisation with slug ${orgSlug}`);
-  const rows = await db
+  return listEndpointsOf(db, org.id);
+}
+
+/** listEndpoints for an organisation known by id; `endpointId` narrows it to that one endpoint. */
+export async function listEndpointsOf(db: Db, organisationId: string, endpointId?: string) {
+  let query = db
     .selectFrom('webhook_endpoints as ep')
     .leftJoin('venues as v', 'v.id', 'ep.venue_id')
     .select([
       'ep.id',
       'ep.url',
+      'ep.venue_id',
       'v.slug as venue',
+      'v.name as venue_name',
       'ep.event_types',
       'ep.created_at',
       'ep.last_success_at',
@@ -111,9 +158,9 @@ export async function listEndpoints(db: Db, orgSlug: string) {
       'ep.disabled_at',
       'ep.previous_secret_expires_at',
     ])
-    .where('ep.organisation_id', '=', org.id)
-    .orderBy('ep.created_at')
-    .execute();
+    .where('ep.organisation_id', '=', organisationId);
+  if (endpointId !== undefined) query = query.where('ep.id', '=', endpointId);
+  const rows = await query.orderBy('ep.created_at').orderBy('ep.id').execute();
   const iso = (text: string | null) => (text ? isoFromDb(text) : null);
   return rows.map((r) => ({
     ...r,
@@ -125,29 +172,52 @@ export async function listEndpoints(db: Db, orgSlug: string) {
   }));
 }
 
+/** Who may touch an endpoint or event (the dashboard's organisation; the CLI: any) and the audit trail of it. */
+export interface ChangeOptions {
+  organisationId?: string | undefined;
+  audit?: AuditTrail | undefined;
+  now?: Temporal.Instant | undefined;
+}
+
 /** Removes an endpoint with its deliveries and their log. */
-export async function removeEndpoint(db: Db, id: string) {
-  const removed = await db.deleteFrom('webhook_endpoints').where('id', '=', id).returning('url').executeTakeFirst();
-  if (!removed) throw new OperatorError(`No webhook endpoint ${id}`);
-  return removed;
+export async function removeEndpoint(db: Db, id: string, options: ChangeOptions = {}) {
+  return db.transaction().execute(async (trx) => {
+    let query = trx.deleteFrom('webhook_endpoints').where('id', '=', id);
+    if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
+    const removed = await query.returning(['url', 'organisation_id']).executeTakeFirst();
+    if (!removed) throw new OperatorError(`No webhook endpoint ${id}`);
+    await options.audit?.record(trx, {
+      organisationId: removed.organisation_id,
+      action: 'webhook_endpoint.removed',
+      target: { type: 'webhook_endpoint', id },
+    });
+    return { url: removed.url };
+  });
 }
 
 /** A new secret, returned once; the current one keeps signing beside it for 24 hours. */
-export async function rotateSecret(db: Db, vault: KeyVault, id: string, now = Temporal.Now.instant()) {
+export async function rotateSecret(db: Db, vault: KeyVault, id: string, options: ChangeOptions = {}) {
   const secret = generateWebhookSecret();
-  const overlapEnds = now.add(ROTATION_OVERLAP);
-  const rotated = await db
-    .updateTable('webhook_endpoints')
-    .set((eb) => ({
-      previous_secret_encrypted: eb.ref('secret_encrypted'),
-      previous_secret_expires_at: overlapEnds.toString(),
-      secret_encrypted: vault.encrypt(secret, id),
-    }))
-    .where('id', '=', id)
-    .returning('id')
-    .executeTakeFirst();
-  if (!rotated) throw new OperatorError(`No webhook endpoint ${id}`);
-  return { id, secret, previousValidUntil: overlapEnds.toString() };
+  const overlapEnds = (options.now ?? Temporal.Now.instant()).add(ROTATION_OVERLAP);
+  return db.transaction().execute(async (trx) => {
+    let query = trx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        previous_secret_encrypted: eb.ref('secret_encrypted'),
+        previous_secret_expires_at: overlapEnds.toString(),
+        secret_encrypted: vault.encrypt(secret, id),
+      }))
+      .where('id', '=', id);
+    if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
+    const rotated = await query.returning('organisation_id').executeTakeFirst();
+    if (!rotated) throw new OperatorError(`No webhook endpoint ${id}`);
+    await options.audit?.record(trx, {
+      organisationId: rotated.organisation_id,
+      action: 'webhook_endpoint.secret_rotated',
+      target: { type: 'webhook_endpoint', id },
+    });
+    return { id, secret, previousValidUntil: overlapEnds.toString() };
+  });
 }
 
 /** A disabled endpoint back in service: new events reach it again (old failed ones only by replay). */
@@ -203,13 +273,18 @@ export async function listDeliveries(
 }
 
 /** `webhooks replay EVENT_ID`: the event is sent again, now, to every endpoint that wants it. */
-export async function replay(db: Db, eventId: string, now = Temporal.Now.instant()) {
-  const event = await db
-    .selectFrom('webhook_events')
-    .select(['id', 'type'])
-    .where('id', '=', eventId)
-    .executeTakeFirst();
-  if (!event) throw new OperatorError(`No webhook event ${eventId}`);
-  const queued = await replayEvent(db, event.id, now);
-  return { ...event, queued };
+export async function replay(db: Db, eventId: string, options: ChangeOptions = {}) {
+  return db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom('webhook_events').select(['id', 'type', 'organisation_id']).where('id', '=', eventId);
+    if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
+    const event = await query.executeTakeFirst();
+    if (!event) throw new OperatorError(`No webhook event ${eventId}`);
+    const queued = await replayEvent(trx, event.id, options.now ?? Temporal.Now.instant());
+    await options.audit?.record(trx, {
+      organisationId: event.organisation_id,
+      action: 'webhook_delivery.replayed',
+      target: { type: 'webhook_event', id: event.id },
+    });
+    return { id: event.id, type: event.type, queued };
+  });
 }

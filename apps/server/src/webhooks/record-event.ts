@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { WebhookEventType } from '@spa/contract';
+import type { WebhookEvent, WebhookEventType } from '@spa/contract';
 import { sql, type Transaction } from 'kysely';
 import { toBooking } from '../bookings/booking.mapper.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
@@ -25,7 +25,9 @@ const EVENT_OF_STATUS: Partial<Record<BookingStatus, WebhookEventType>> = {
 export async function recordBookingEvent(trx: Trx, type: WebhookEventType, booking: BookingRow | string) {
   const row = typeof booking === 'string' ? await readBooking(trx, booking) : booking;
   const timestamp = isoFromDb(row.updated_at);
-  const body = JSON.stringify({ type, timestamp, data: { booking: toBooking(row) } });
+  // Typed by the contract's event schemas, the same ones the OpenAPI document's webhooks and the SDK read.
+  const event: WebhookEvent = { type, timestamp, data: { booking: toBooking(row) } };
+  const body = JSON.stringify(event);
   await sql`
     with event as (
       insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)

@@ -32,8 +32,9 @@ export function parseWebhookUrl(text: string, allowPrivateNetworks: boolean): UR
 
 /**
  * Resolves the URL's host and refuses it when any of its addresses is not public unicast: loopback, private,
- * link-local, unique-local, carrier-grade NAT, multicast, reserved, and IPv6 forms that embed an IPv4 address
- * (mapped, 6to4, NAT64, Teredo) unless the embedded address is itself public. ipaddr.js knows the ranges.
+ * link-local, unique-local, carrier-grade NAT, multicast, reserved; an IPv6 form that embeds an IPv4 address
+ * (compatible, mapped, translated, NAT64, 6to4, Teredo) is judged as the address it embeds. ipaddr.js knows the
+ * ranges.
  */
 export async function checkWebhookTarget(url: URL, allowPrivateNetworks: boolean): Promise<CheckedTarget> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -63,10 +64,37 @@ export function isPublicAddress(text: string): boolean {
   return rangeOf(text) === 'unicast';
 }
 
-/** ipaddr.js's range name; an IPv4-mapped IPv6 address is judged as the IPv4 address it carries. */
+/**
+ * ipaddr.js's range name, of the IPv4 address an IPv6 address carries when it carries one: the URL parser
+ * rewrites `[::127.0.0.1]` to `[::7f00:1]`, which ipaddr.js calls plain unicast, so every embedding form is
+ * unwrapped here before the range is asked.
+ */
 function rangeOf(text: string): string {
   const parsed = ipaddr.parse(text);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    return (parsed as ipaddr.IPv6).toIPv4Address().range();
-  return parsed.range();
+  if (parsed.kind() === 'ipv4') return parsed.range();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.match(NAT64_LOCAL_USE)) return 'reserved';
+  const embedded = embeddedIPv4(v6);
+  return embedded ? embedded.range() : v6.range();
+}
+
+/** 64:ff9b:1::/48 (RFC 8215) translates for a local network only: never a public receiver. */
+const NAT64_LOCAL_USE = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/**
+ * The IPv4 address inside an IPv6 one, for the forms that route to it: IPv4-compatible (::a.b.c.d, except :: and
+ * ::1), IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d), 6to4
+ * (2002:aabb:ccdd::) and Teredo (2001:0:…, the client's address inverted in the last 32 bits).
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zeroUpTo = (n: number) => p.slice(0, n).every((part) => part === 0);
+  if (zeroUpTo(6) && (p[6] !== 0 || p[7]! > 1)) return v4(p[6]!, p[7]!);
+  if (zeroUpTo(5) && p[5] === 0xffff) return v4(p[6]!, p[7]!);
+  if (zeroUpTo(4) && p[4] === 0xffff && p[5] === 0) return v4(p[6]!, p[7]!);
+  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((part) => part === 0)) return v4(p[6]!, p[7]!);
+  if (p[0] === 0x2002) return v4(p[1]!, p[2]!);
+  if (p[0] === 0x2001 && p[1] === 0) return v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff);
+  return undefined;
 }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { Temporal } from 'temporal-polyfill';
 import type { KeyVault } from '../auth/api-key.js';
 import { expirePendingBookings } from '../bookings/pending-timeout.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
-import { instantFromDb } from '../lib/instant.js';
 import {
   type AttemptRecord,
   type ClaimedDelivery,
@@ -14,13 +12,9 @@ import {
   settleAttempts,
 } from './deliveries.repository.js';
 import { webhookMetrics, type WebhookMetrics } from './metrics.js';
-import { checkWebhookTarget, parseWebhookUrl } from './safe-target.js';
-import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, sendAttempt } from './send-attempt.js';
-import { signWebhook } from './signature.js';
+import { ATTEMPT_TIMEOUT_MS } from './send-attempt.js';
+import { attemptDelivery, DISABLE_AFTER, leaseSecondsFor } from './attempt-delivery.js';
 import type { WebhookConfig } from '../config/config.js';
-
-/** An endpoint that has not succeeded for this long is disabled (docs/decisions.md, "Webhooks"). */
-const DISABLE_AFTER = Temporal.Duration.from({ hours: 5 * 24 });
 
 export interface WebhookEngineOptions {
   db: Db;
@@ -69,7 +63,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const timeoutJobIntervalMs = options.timeoutJobIntervalMs ?? 5_000;
   const batchSize = options.batchSize ?? 50;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-  const leaseSeconds = options.leaseSeconds ?? Math.ceil(attemptTimeoutMs / 1000) + 5;
+  const leaseSeconds = options.leaseSeconds ?? leaseSecondsFor(attemptTimeoutMs);
   const stopGraceMs = options.stopGraceMs ?? 5_000;
 
   let running = false;
@@ -81,68 +75,8 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   /** Attempts finished and not yet written. */
   let finished: AttemptRecord[] = [];
 
-  /** One attempt, without touching the database: its outcome is settled with others (settle). */
-  async function attempt(claim: ClaimedDelivery, token: string): Promise<AttemptRecord> {
-    const startedAt = clock.now();
-    let outcome: AttemptOutcome;
-    try {
-      const target = await checkWebhookTarget(
-        parseWebhookUrl(claim.url, config.allowPrivateNetworks),
-        config.allowPrivateNetworks,
-      );
-      const secrets = [vault.decrypt(claim.secret_encrypted, claim.endpoint_id)];
-      if (
-        claim.previous_secret_encrypted &&
-        claim.previous_secret_expires_at &&
-        Temporal.Instant.compare(instantFromDb(claim.previous_secret_expires_at), startedAt) > 0
-      )
-        secrets.push(vault.decrypt(claim.previous_secret_encrypted, claim.endpoint_id));
-      // The receiver compares webhook-timestamp with its own clock: wall time, not the scheduling clock.
-      const timestamp = Math.floor(Date.now() / 1000);
-      const headers = {
-        'webhook-id': claim.event_id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secrets, claim.event_id, timestamp, claim.body),
-      };
-      outcome = await sendAttempt(target, headers, claim.body, attemptTimeoutMs);
-    } catch (error) {
-      outcome = {
-        ok: false,
-        statusCode: null,
-        responseBody: null,
-        error: error instanceof Error ? error.message : String(error),
-        durationMs: 0,
-      };
-    }
-    const finishedAt = clock.now();
-    const delay = config.retrySchedule[claim.attempts - 1];
-    if (outcome.ok) {
-      metrics.delivered.inc();
-      if (claim.attempts === 1)
-        metrics.lag.observe(finishedAt.since(instantFromDb(claim.event_created_at)).total('seconds'));
-    } else {
-      metrics.attemptsFailed.inc();
-      if (delay === undefined) metrics.deliveriesFailed.inc();
-      options.logger?.warn(
-        { event_id: claim.event_id, endpoint_id: claim.endpoint_id, attempt: claim.attempts, error: outcome.error },
-        'webhook attempt failed',
-      );
-    }
-    return {
-      deliveryId: claim.id,
-      endpointId: claim.endpoint_id,
-      attempt: claim.attempts,
-      token,
-      startedAt,
-      finishedAt,
-      durationMs: outcome.durationMs,
-      statusCode: outcome.statusCode,
-      responseBody: outcome.responseBody,
-      error: outcome.error,
-      ok: outcome.ok,
-      retryAt: outcome.ok || delay === undefined ? null : finishedAt.add({ seconds: delay }),
-    };
-  }
+  const attempt = (claim: ClaimedDelivery, token: string) =>
+    attemptDelivery({ clock, vault, config, metrics, logger: options.logger, attemptTimeoutMs }, claim, token);
 
   /** Writes every finished attempt in one transaction. */
   async function settle() {

@@ -2,7 +2,13 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { acceptBooking, BookingWorkflowError, finishBooking } from '../../src/bookings/therapist-workflow.js';
+import {
+  acceptBooking,
+  BookingStateConflictError,
+  BookingWorkflowError,
+  finishBooking,
+  TherapistNotEligibleError,
+} from '../../src/bookings/therapist-workflow.js';
 import { isoFromDb } from '../../src/lib/instant.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import {
@@ -128,16 +134,18 @@ describe('therapist acceptance and outcomes', () => {
       const booking = await book('2026-11-26T09:00:00Z');
       const before = await state(booking.id);
       await expect(accept(booking.id, unskilled.id)).rejects.toThrow(
-        new BookingWorkflowError(`Therapist ${unskilled.id} lacks the skills booking ${booking.id} needs: massage`),
+        new TherapistNotEligibleError(
+          `Therapist ${unskilled.id} lacks the skills booking ${booking.id} needs: massage`,
+        ),
       );
       const elsewhere = await makeTherapist(ctx.db, f.organisation.id, { skills: ['massage'], shifts: [] });
       await expect(accept(booking.id, elsewhere.id)).rejects.toThrow(
-        new BookingWorkflowError(
+        new TherapistNotEligibleError(
           `Therapist ${elsewhere.id} was not offered booking ${booking.id} (not on shift at that venue, or not free when it was made)`,
         ),
       );
       const nobody = '00000000-0000-4000-8000-00000000000f';
-      await expect(accept(booking.id, nobody)).rejects.toThrow(new BookingWorkflowError(`No therapist ${nobody}`));
+      await expect(accept(booking.id, nobody)).rejects.toThrow(new TherapistNotEligibleError(`No therapist ${nobody}`));
       expect(await state(booking.id)).toEqual(before);
       const missing = '00000000-0000-4000-8000-000000000000';
       await expect(accept(missing, unskilled.id)).rejects.toThrow(new BookingWorkflowError(`No booking ${missing}`));
@@ -151,7 +159,7 @@ describe('therapist acceptance and outcomes', () => {
       expect(before.therapists.map((t) => t.therapist_id)).not.toContain(taken);
       expect(before.offers.map((o) => o.therapist_id)).toContain(taken);
       await expect(accept(first.id, taken!)).rejects.toThrow(
-        new BookingWorkflowError(`Therapist ${taken} is no longer free at that time; the booking stays as it was`),
+        new BookingStateConflictError(`Therapist ${taken} is no longer free at that time; the booking stays as it was`),
       );
       expect(await state(first.id)).toEqual(before);
       expect(before.booking).toMatchObject({ status: 'pending', therapist_id: null });
@@ -205,7 +213,9 @@ describe('therapist acceptance and outcomes', () => {
         await holdAtO(other, otherStart, otherEnd);
         const before = await state(bookingId);
         await expect(accept(bookingId, other)).rejects.toThrow(
-          new BookingWorkflowError(`Therapist ${other} is no longer free at that time; the booking stays as it was`),
+          new BookingStateConflictError(
+            `Therapist ${other} is no longer free at that time; the booking stays as it was`,
+          ),
         );
         expect(await state(bookingId), start).toEqual(before);
       }
@@ -222,7 +232,7 @@ describe('therapist acceptance and outcomes', () => {
       const [holder] = await holders(booking.id);
       await accept(booking.id, holder!);
       await expect(accept(booking.id, holder!)).rejects.toThrow(
-        new BookingWorkflowError(
+        new BookingStateConflictError(
           `Booking ${booking.id} is confirmed; only pending or awaiting_therapist bookings can be accepted`,
         ),
       );
@@ -281,7 +291,9 @@ describe('therapist acceptance and outcomes', () => {
       for (const outcome of ['completed', 'no_show'] as const) {
         const word = outcome === 'no_show' ? 'no-show' : 'completed';
         await expect(finishBooking(ctx.db, { bookingId: pending.id, outcome, now: AFTER_START })).rejects.toThrow(
-          new BookingWorkflowError(`Booking ${pending.id} is pending; only confirmed bookings can be marked ${word}`),
+          new BookingStateConflictError(
+            `Booking ${pending.id} is pending; only confirmed bookings can be marked ${word}`,
+          ),
         );
       }
       expect(await state(pending.id)).toEqual(before);
@@ -309,7 +321,7 @@ describe('therapist acceptance and outcomes', () => {
       ] as const) {
         for (const now of [LATER, Temporal.Instant.from('2026-11-29T15:59:59Z')])
           await expect(finishBooking(ctx.db, { bookingId: upcoming.id, outcome, now })).rejects.toThrow(
-            new BookingWorkflowError(
+            new BookingStateConflictError(
               `Booking ${upcoming.id} starts at 2026-11-29T16:00:00Z; it can be marked ${word} only once it has started`,
             ),
           );

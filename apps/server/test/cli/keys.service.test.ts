@@ -66,7 +66,7 @@ describe('operator key management (pnpm spa keys)', () => {
 
   it('regenerates the dashboard key in one go: the old one revoked, the new one verifies with the same scopes, one active', async () => {
     const { org, key: oldId, organisation: orgId } = await organisation();
-    const next = await regenerateDashboardKey(ctx.db, ctx.vault, org, now);
+    const next = await regenerateDashboardKey(ctx.db, ctx.vault, org, { now });
     expect(next.revokedId).toBe(oldId);
     expect(next.scopes).toEqual(['venues:read']);
     expect(await verifies(next.key)).toBe(true);

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,14 +10,27 @@ import { contextHost } from '../../src/cli/command-host.js';
 import { serveOperatorCommands } from '../../src/cli/operator-socket.js';
 import { runCli } from '../../src/cli/program.js';
 import { runSpa } from '../../src/cli/run-spa.js';
-import { lockDataDir } from '../../src/db/data-dir-lock.js';
+import { lockDataDir, lockFileOf } from '../../src/db/data-dir-lock.js';
 import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
+import { compiledArgs } from '../support/compiled.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { makeVenueFile } from '../import/venue-file.js';
-import { createTestContext, type TestContext } from '../support/test-app.js';
+import { createTestContext, TEST_PUBLIC_URL, type TestContext } from '../support/test-app.js';
 import { testDbKind } from '../support/test-db.js';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Whether this machine lets the tests run a command as another local user (root with setpriv). */
+const canRunAsNobody = (() => {
+  try {
+    return (
+      process.getuid?.() === 0 && execFileSync('setpriv', ['--reuid=65534', 'id', '-u']).toString().trim() === '65534'
+    );
+  } catch {
+    return false;
+  }
+})();
+if (!canRunAsNobody) console.warn('tests as another local user need root and setpriv; skipped here');
 
 /** Output of one run, as an operator's terminal shows it. */
 interface Run {
@@ -46,7 +60,10 @@ describe('pnpm spa (the operator CLI)', () => {
   async function spa(...argv: string[]): Promise<Run> {
     const run = { stdout: '', stderr: '' };
     const io = { stdout: (t: string) => (run.stdout += t), stderr: (t: string) => (run.stderr += t) };
-    const code = await runCli(argv, contextHost({ db: ctx.db, vault: ctx.vault }, { cwd: dir, io, clock }));
+    const code = await runCli(
+      argv,
+      contextHost({ db: ctx.db, vault: ctx.vault, publicUrl: TEST_PUBLIC_URL }, { cwd: dir, io, clock }),
+    );
     return { code, ...run };
   }
   /** A small organisation of its own, imported through the CLI. */
@@ -293,7 +310,7 @@ describe('pnpm spa (the operator CLI)', () => {
       const unlock = lockDataDir(dataDir);
       const served = await serveOperatorCommands({
         dataDir,
-        context: { db: ctx.db, vault: ctx.vault },
+        context: { db: ctx.db, vault: ctx.vault, publicUrl: TEST_PUBLIC_URL },
         logger: { info: () => undefined, error: () => undefined },
       });
       stop = () => served.close().finally(unlock);
@@ -320,7 +337,7 @@ describe('pnpm spa (the operator CLI)', () => {
       const result = await new Promise<Run>((resolve) => {
         execFile(
           process.execPath,
-          ['--import', 'tsx', 'src/cli/spa.ts', 'keys', 'revoke', ids.key],
+          compiledArgs('spa', 'keys', 'revoke', ids.key),
           { cwd: serverDir, env: env() },
           (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         );
@@ -332,5 +349,87 @@ describe('pnpm spa (the operator CLI)', () => {
       });
       expect((await spa('keys', 'list', '--org', org)).stdout).not.toMatch(new RegExp(`${ids.key} .* -\\n`));
     }, 60_000);
+
+    it('refuses to import anything but a regular file of at most 32 MiB, and keeps serving', async () => {
+      const forwarded = async (...argv: string[]) => {
+        const run = { stdout: '', stderr: '' };
+        const code = await runSpa(argv, env(), { stdout: (t) => (run.stdout += t), stderr: (t) => (run.stderr += t) });
+        return { code, ...run };
+      };
+      const fifo = join(dir, 'import.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const big = join(dir, 'big.json');
+      writeFileSync(big, '');
+      truncateSync(big, 32 * 1024 * 1024 + 1); // sparse: no disk used
+      try {
+        expect(await forwarded('import', big)).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `Cannot read ${big} as JSON: it has 33554433 bytes; a venue data file may have at most 33554432 (32 MiB)\n`,
+        });
+        for (const [path, kind] of [
+          ['/dev/zero', 'a character device'],
+          [fifo, 'a FIFO'],
+          [dir, 'a directory'],
+        ])
+          expect(await forwarded('import', path!)).toEqual({
+            code: 1,
+            stdout: '',
+            stderr: `Cannot read ${path} as JSON: it is ${kind}, not a regular file\n`,
+          });
+      } finally {
+        rmSync(fifo);
+        rmSync(big);
+      }
+      const { org } = await imported();
+      expect(await forwarded('keys', 'list', '--org', org)).toMatchObject({ code: 0, stderr: '' });
+    });
+
+    /** `pnpm spa` as another local user (nobody), which the root-only socket and data files must keep out. */
+    const asNobody = (...argv: string[]) =>
+      new Promise<Run>((resolve) => {
+        execFile(
+          'setpriv',
+          [
+            '--reuid=65534',
+            '--regid=65534',
+            '--clear-groups',
+            process.execPath,
+            '--import',
+            'tsx',
+            'src/cli/spa.ts',
+            ...argv,
+          ],
+          { cwd: serverDir, env: { ...env(), HOME: tmpdir() } },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+
+    it.skipIf(!canRunAsNobody)(
+      'exits 3 with a one-line reason, not a crash, for a user who cannot open the socket or read the data directory',
+      async () => {
+        chmodSync(dir, 0o755);
+        try {
+          chmodSync(dataDir, 0o755);
+          chmodSync(lockFileOf(dataDir), 0o644);
+          const socket = await asNobody('keys', 'list', '--org', 'any');
+          expect(socket).toEqual({
+            code: 3,
+            stdout: '',
+            stderr: `Cannot reach the server that owns ${dataDir}: permission denied on ${join(dataDir, 'operator.sock')}; run the command as the user that runs the server\n`,
+          });
+          chmodSync(dataDir, 0o700);
+          const directory = await asNobody('keys', 'list', '--org', 'any');
+          expect(directory).toEqual({
+            code: 3,
+            stdout: '',
+            stderr: `Cannot reach the server that owns ${dataDir}: permission denied on ${lockFileOf(dataDir)}; run the command as the user that runs the server\n`,
+          });
+        } finally {
+          chmodSync(dir, 0o700);
+        }
+      },
+      60_000,
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bookingBody } from '../support/booking-fixture.js';
 import { testDbKind } from '../support/test-db.js';
@@ -10,7 +12,18 @@ import { slotStart } from './support/slots.js';
 if (testDbKind !== 'postgres')
   console.warn('the WEB_CONCURRENCY case needs PostgreSQL (DATABASE_URL); skipped on PGlite');
 
-describe(`SIGTERM drains a server process (${testDbKind})`, () => {
+/** Whether a process runs (a server left behind by pnpm would). */
+function running(pid: unknown): boolean {
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// `pnpm start` is what the README and the deploy guide run: SIGTERM goes to pnpm, as an orchestrator sends it.
+describe(`SIGTERM to \`pnpm start\` drains the server process (${testDbKind})`, () => {
   const servers = childServers({ rooms: 1 });
 
   it(
@@ -18,7 +31,7 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
     { timeout: 120_000 },
     async () => {
       const { seeded } = servers;
-      const server = await servers.start();
+      const server = await servers.start({}, 'pnpm start');
       const port = Number(new URL(server.base).port);
       const { fixture } = seeded;
 
@@ -48,6 +61,10 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
       expect(created.headers.connection).toBe('close');
       await busy.closed;
       expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.logs.map((l) => l.msg)).toEqual(
+        expect.arrayContaining(['shutting down: draining connections', 'stopped']),
+      );
+      expect(running(server.logs[0]?.pid)).toBe(false);
 
       const check = await seeded.open();
       try {
@@ -61,11 +78,29 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
     },
   );
 
+  // A PID namespace needs privileges (root, or user namespaces); where the machine has none, this case is skipped.
+  const pidNamespaces = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+  it.skipIf(!pidNamespaces)(
+    'does so as a container’s PID 1 (`CMD ["pnpm", "start"]`): pnpm gets SIGTERM, the server drains, exit 0',
+    { timeout: 120_000 },
+    async () => {
+      const server = await servers.start({}, 'pnpm start as PID 1');
+      const unshare = server.child.pid!;
+      const pid1 = Number(readFileSync(`/proc/${unshare}/task/${unshare}/children`, 'utf8').trim());
+      expect(readFileSync(`/proc/${pid1}/status`, 'utf8')).toMatch(/^NSpid:\s+\d+\s+1$/m);
+      process.kill(pid1, 'SIGTERM');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.logs.map((l) => l.msg)).toEqual(
+        expect.arrayContaining(['shutting down: draining connections', 'stopped']),
+      );
+    },
+  );
+
   it.skipIf(testDbKind !== 'postgres')(
     'runs WEB_CONCURRENCY server processes on one port, and stops them all with exit 0 on SIGTERM',
     { timeout: 120_000 },
     async () => {
-      const cluster = await servers.start({ WEB_CONCURRENCY: '2' });
+      const cluster = await servers.start({ WEB_CONCURRENCY: '2' }, 'pnpm start');
       await eventually(
         () =>
           Promise.resolve(
@@ -79,6 +114,7 @@ describe(`SIGTERM drains a server process (${testDbKind})`, () => {
       expect(res.status).toBe(200);
       cluster.child.kill('SIGTERM');
       expect(await cluster.exited).toEqual({ code: 0, signal: null });
+      expect(cluster.logs.map((l) => l.pid).filter(running)).toEqual([]);
     },
   );
 });

@@ -94,3 +94,46 @@ describe.skipIf(testDbKind !== 'postgres')('the key cache across a network parti
     }
   });
 });
+
+describe.skipIf(testDbKind !== 'postgres')('revocation while the LISTEN connection is cut (only that one)', () => {
+  const servers = childServers();
+  let proxy: TcpProxy;
+  beforeAll(async () => {
+    proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(process.env.DATABASE_URL!).port || 5432) });
+  });
+  afterAll(() => proxy.close());
+
+  it(
+    'applies a revocation made while notifications cannot arrive within about a second',
+    { timeout: 120_000 },
+    async () => {
+      const { seeded } = servers;
+      // Queries go straight to the database; only the LISTEN connection passes the proxy.
+      const server = await servers.start({ DATABASE_LISTEN_URL: proxy.urlFor(seeded.env.DATABASE_URL!) });
+      const venues = () =>
+        fetch(`${server.base}/v1/venues`, { headers: { authorization: `Bearer ${seeded.fixture.key}` } });
+      for (let i = 0; i < 2; i++) expect((await venues()).status).toBe(200); // read, then cached
+      await eventually(() => server.logs.some((l) => l.msg === 'API-key cache on: key changes are notified'), 5_000);
+
+      // Bytes stop on the LISTEN connection without a reset, as in a network partition; the revocation's notice is
+      // sent into it and lost.
+      proxy.freeze();
+      const output = { stdout: '', stderr: '' };
+      const code = await runSpa(['keys', 'revoke', parseApiKey(seeded.fixture.key)!.id], seeded.env, {
+        stdout: (text) => (output.stdout += text),
+        stderr: (text) => (output.stderr += text),
+      });
+      expect({ code, stderr: output.stderr }).toEqual({ code: 0, stderr: '' });
+      const revokedAt = performance.now();
+      for (;;) {
+        const res = await venues();
+        if (res.status === 401) break;
+        expect(res.status).toBe(200);
+        if (performance.now() - revokedAt > 10_000) break;
+      }
+      const refusedAfter = performance.now() - revokedAt;
+      console.log(`revocation refused after ${refusedAfter.toFixed(1)} ms with the LISTEN connection frozen`);
+      expect(refusedAfter).toBeLessThan(1_500);
+    },
+  );
+});

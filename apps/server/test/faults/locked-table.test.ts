@@ -53,4 +53,38 @@ describe.skipIf(testDbKind !== 'postgres')('a table locked by another session (P
       .send(bookingBody(f.variant.id));
     expect(retried.status).toBe(201);
   });
+
+  it('keeps connections for other reads while a dozen requests wait on a locked table (lock_timeout below the acquire timeout)', async () => {
+    const defaults = await createTestContext();
+    try {
+      const f = await makeBookableVenue(defaults.db, defaults.vault);
+      const auth = { Authorization: `Bearer ${f.key}` };
+      const waiter = new pg.Client({
+        connectionString: withDatabase(process.env.DATABASE_URL!, defaults.handle.name!),
+      });
+      await waiter.connect();
+      await waiter.query('begin');
+      await waiter.query('lock table customers in access exclusive mode');
+      try {
+        // More requests than the pool (10) has connections, each waiting on the lock with a connection of its own.
+        const stuck = Array.from({ length: 12 }, () =>
+          request(defaults.app).get(`/v1/venues/${f.venue.id}/customers`).set(auth),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const reads = await Promise.all(
+          Array.from({ length: 5 }, () => request(defaults.app).get(`/v1/venues/${f.venue.id}/treatments`).set(auth)),
+        );
+        expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+        for (const res of await Promise.all(stuck)) {
+          expect(res.status).toBe(503);
+          expect(res.headers['retry-after']).toMatch(/^\d+$/);
+        }
+      } finally {
+        await waiter.query('rollback');
+        await waiter.end();
+      }
+    } finally {
+      await defaults.close();
+    }
+  });
 });

@@ -130,6 +130,50 @@ describe('hostile transport input is a 4xx at every route, never a 5xx', () => {
     expect(logged).not.toContain(secret);
   });
 
+  it('never logs a key sent encoded more than once in a query value, or as a path segment', async () => {
+    logLines.length = 0;
+    const secret = f.key.split('_').pop()!;
+    const twice = encodeURIComponent(encodeURIComponent(f.key));
+    const thrice = encodeURIComponent(twice);
+    await request(ctx.app).get(`/v1/venues?q=${twice}`);
+    await request(ctx.app).get(`/v1/venues?cursor=${thrice}&page=1`);
+    await request(ctx.app).get(`/v1/${twice}/venues`);
+    // Every letter percent-encoded, then the percent signs encoded again: no `sk_live` text at any one layer.
+    const hidden = encodeURIComponent([...f.key].map((c) => `%${c.charCodeAt(0).toString(16)}`).join(''));
+    await request(ctx.app).get(`/v1/venues?q=${hidden}`);
+    expect(logLines).toHaveLength(4);
+    const logged = logLines.join('');
+    expect(logged).not.toContain(secret);
+    expect(logged).not.toContain(f.key.split('_')[2]);
+    expect(logLines.map((line) => (JSON.parse(line) as { req: { url: string } }).req.url)).toEqual([
+      '/v1/venues?q=[redacted]',
+      '/v1/venues?cursor=[redacted]&page=1',
+      '/v1/sk_live_[redacted]/venues',
+      '/v1/venues?q=[redacted]',
+    ]);
+  });
+
+  it('replaces a request id that looks like a key with a fresh one, in the answer and in the log', async () => {
+    logLines.length = 0;
+    const secret = f.key.split('_').pop()!;
+    for (const given of [f.key, 'SK_LIVE_abc', `x.sk_live_${secret}`]) {
+      const res = await request(ctx.app)
+        .get('/v1/venues')
+        .set('Authorization', `Bearer ${f.key}`)
+        .set('X-Request-Id', given);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const kept = await request(ctx.app)
+      .get('/v1/venues')
+      .set('Authorization', `Bearer ${f.key}`)
+      .set('X-Request-Id', 'trace-42');
+    expect(kept.headers['x-request-id']).toBe('trace-42');
+    const logged = logLines.join('');
+    expect(logged).not.toContain(secret);
+    expect(logged.toLowerCase()).not.toContain('sk_live_abc');
+  });
+
   it('verifies an unknown key id against a dummy HMAC, as it verifies a wrong secret of a known id', async () => {
     const verify = vi.spyOn(KeyVault.prototype, 'verify');
     try {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
-import type { NotificationHandlers } from '../../src/db/notifications.js';
+import { LISTENER_APPLICATION_NAME, type NotificationHandlers } from '../../src/db/notifications.js';
 import { revokeKey } from '../../src/keys/keys.service.js';
 import { eventually } from '../faults/support/child-server.js';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
@@ -75,7 +75,7 @@ describe('API keys cached in the server process', () => {
       listen: (_channel, h) => {
         handlers = h;
         h.onLive(true);
-        return Promise.resolve({ close: () => Promise.resolve() });
+        return Promise.resolve({ isCurrent: () => true, close: () => Promise.resolve() });
       },
     });
     const reading = cache.find(id);
@@ -91,13 +91,43 @@ describe('API keys cached in the server process', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('does the same work for a known id with a wrong secret as for an unknown id: one query each, then none', async () => {
+    let queries = 0;
+    const counting = ctx.db.withPlugin({
+      transformQuery: ({ node }) => (queries++, node),
+      transformResult: ({ result }) => Promise.resolve(result),
+    });
+    // Created before the cache listens, so the notice of its insert cannot arrive in the middle of the counting.
+    const { id } = await makeApiKey(ctx.db, ctx.vault, orgId);
+    const cache = await ApiKeyCache.start({ db: counting, listen: ctx.handle.listen });
+    try {
+      await eventually(() => cache.isLive, 5_000);
+      const unknown = 'abcdef012345';
+      const work = async (keyId: string) => {
+        const before = queries;
+        await cache.find(keyId);
+        return queries - before;
+      };
+      expect([await work(id), await work(unknown)]).toEqual([1, 1]);
+      for (let i = 0; i < 3; i++) expect([await work(id), await work(unknown)]).toEqual([0, 0]);
+      // An id asked for before its key exists is known as soon as the key is created (its insert is announced).
+      const future = 'fedcba543210';
+      expect(await cache.find(future)).toBeUndefined();
+      expect(await work(future)).toBe(0);
+      await makeApiKey(ctx.db, ctx.vault, orgId, { id: future });
+      await eventually(async () => (await cache.find(future)) !== undefined, testDbKind === 'pglite' ? 0 : 1_000);
+    } finally {
+      await cache.close();
+    }
+  });
+
   it.skipIf(testDbKind !== 'postgres')(
     'reads keys from the database while its listening connection is lost, and caches again once it is back',
     async () => {
       const { key, id } = await makeApiKey(ctx.db, ctx.vault, orgId);
       expect(await status(key)).toBe(200);
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = current_database() and query = 'listen "api_key_changes"'`.execute(ctx.db);
+        where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`.execute(ctx.db);
       await eventually(() => !ctx.apiKeys.isLive, 2_000);
       // Not live: a change nobody announced is seen, since the key is read each time.
       await changeSilently(id, true);

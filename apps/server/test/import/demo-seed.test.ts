@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
+import { DEMO_ADMIN, demoAdminSignIn } from '../../src/demo/demo-admin.js';
 import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
 import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
+import { dashboardOf } from '../dashboard/dashboard-support.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { regenerateDashboardKey } from '../../src/keys/keys.service.js';
 import { setup } from '../support/test-app.js';
@@ -20,6 +22,19 @@ describe('the demo data of pnpm start', () => {
       apiKey: `sk_live_${DEMO_KEY_ID}_${demoFile().api_keys[0].secret}`,
     });
     expect(await seedDemoDataIfEmpty(ctx.db, vault)).toEqual({ ...first, loaded: false });
+  });
+
+  it('has the demo dashboard admin, who signs in with the published password', async () => {
+    expect(await demoAdminSignIn(ctx.db)).toEqual(DEMO_ADMIN);
+    const dash = dashboardOf(ctx.app);
+    const session = await dash.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const me = await dash.get('/session', session);
+    expect(me.body.data).toMatchObject({
+      email: DEMO_ADMIN.email,
+      role: 'admin',
+      organisation: { slug: 'maisons-lumiere' },
+    });
+    expect(me.body.data.venues.length).toBeGreaterThan(0);
   });
 
   it('offers a pending demo booking to every qualified therapist of its venue, who can accept it', async () => {

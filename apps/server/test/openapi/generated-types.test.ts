@@ -51,12 +51,28 @@ describe('types generated from the OpenAPI document by openapi-typescript', () =
     expect(types).toContain('data: components["schemas"]["Booking"]');
     expect(types).toContain('data: components["schemas"]["VenueSummary"][]');
     expect(types).toContain('pagination: components["schemas"]["Pagination"]');
-    expect(types).toMatch(/page_size\?: number/);
-    expect(types).toMatch(/guest_count\?: number/);
+    expect(types).toMatch(/page_size\?: components\["parameters"\]\["PageSize"\]/);
+    expect(types).toMatch(/^ {8}PageSize: number;/m);
+    expect(types).toMatch(/^ {8}GuestCount: number;/m);
     expect(types).toMatch(/error: "Venue not found"/);
     expect(types).toMatch(/error: "slot_unavailable"/);
     expect(types).toMatch(
       /"application\/json": components\["schemas"\]\["VenueNotFoundError"\] \| components\["schemas"\]\["VariantNotFoundError"\]/,
     );
+  });
+
+  it('names every success envelope, shares the common error responses and types the headers', () => {
+    for (const name of ['BookingResponse', 'VenueListResponse', 'AvailabilityResponse', 'TreatmentListResponse']) {
+      expect(types).toMatch(schema(name));
+    }
+    // One type for the booking wherever it is answered: the 201, the replay, the read and the cancel.
+    expect(types.match(/"application\/json": components\["schemas"\]\["BookingResponse"\]/g)?.length).toBe(4);
+    expect(types).toContain('401: components["responses"]["Unauthorized"]');
+    expect(types).toContain('403: components["responses"]["VenueForbidden"]');
+    expect(types).toMatch(/"Retry-After": number;/);
+    expect(types).toMatch(/"Idempotent-Replayed": boolean;/);
+    expect(types).toMatch(/"X-RateLimit-Remaining": number;/);
+    expect(types).toMatch(/"X-Request-Id"\?: components\["parameters"\]\["XRequestId"\]/);
+    expect(types).toMatch(/mode: "day";/);
   });
 });

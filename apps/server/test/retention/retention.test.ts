@@ -8,6 +8,7 @@ import { createRetentionJob } from '../../src/retention/retention-job.js';
 import { retentionDeletedCounter } from '../../src/retention/retention-metrics.js';
 import { makeBooking, makeCustomer, makeOrganisation, makeTreatment, makeVenue } from '../support/factories.js';
 import { setup, TEST_NOW } from '../support/test-app.js';
+import { makePerson } from '../dashboard/dashboard-support.js';
 import { testDbKind } from '../support/test-db.js';
 
 const NOW = Temporal.Instant.from(TEST_NOW);
@@ -126,7 +127,14 @@ describe('retention: expired rows deleted in small batches', () => {
     const totals = await job.runOnce();
 
     // 5 events x 2 deliveries x 2 attempts, and the failed delivery's 3 attempts.
-    expect(totals).toEqual({ webhook_attempts: 23, webhook_deliveries: 11, webhook_events: 7, rate_limits: 0 });
+    expect(totals).toEqual({
+      webhook_attempts: 23,
+      webhook_deliveries: 11,
+      webhook_events: 7,
+      rate_limits: 0,
+      sessions: 0,
+      invitations: 0,
+    });
     expect(await remaining([...oldDelivered, oldFailed, oldNoEndpoint, stillRetrying, recent])).toEqual(
       [stillRetrying, recent].sort(),
     );
@@ -144,6 +152,8 @@ describe('retention: expired rows deleted in small batches', () => {
       webhook_deliveries: 0,
       webhook_events: 0,
       rate_limits: 0,
+      sessions: 0,
+      invitations: 0,
     });
   });
 
@@ -174,6 +184,49 @@ describe('retention: expired rows deleted in small batches', () => {
       .where('key', 'in', [...old, ...live])
       .execute();
     expect(left.map((r) => r.key).sort()).toEqual([...live].sort());
+  });
+
+  it('deletes dashboard sessions past their absolute or idle expiry, and invitations past their 72 hours', async () => {
+    const organisation = await makeOrganisation(ctx.db);
+    const person = await makePerson(ctx.db, organisation.id);
+    const minutesAgo = (minutes: number) => NOW.subtract({ minutes }).toString();
+    const session = (lastSeen: string, absoluteExpires: string) => ({
+      id: randomUUID(),
+      person_id: person.id,
+      token_hash: randomBytes(32).toString('hex'),
+      csrf_token: randomBytes(16).toString('hex'),
+      created_at: minutesAgo(60 * 11),
+      last_seen_at: lastSeen,
+      absolute_expires_at: absoluteExpires,
+    });
+    const live = session(minutesAgo(29), NOW.add({ hours: 1 }).toString());
+    const idle = session(minutesAgo(31), NOW.add({ hours: 1 }).toString());
+    const past = session(minutesAgo(1), minutesAgo(1));
+    await ctx.db.insertInto('sessions').values([live, idle, past]).execute();
+    const invitation = (expiresAt: string) => ({
+      id: randomUUID(),
+      organisation_id: organisation.id,
+      email: `invitee-${randomBytes(4).toString('hex')}@example.com`,
+      role: 'admin' as const,
+      token_hash: randomBytes(32).toString('hex'),
+      created_at: minutesAgo(60 * 80),
+      expires_at: expiresAt,
+    });
+    const open = invitation(NOW.add({ hours: 1 }).toString());
+    const lapsed = invitation(minutesAgo(1));
+    await ctx.db.insertInto('invitations').values([open, lapsed]).execute();
+
+    const job = createRetentionJob({ db: ctx.db, clock: ctx.clock, webhookRetentionDays: 30, pauseMs: 1 });
+    const totals = await job.runOnce();
+    expect({ sessions: totals.sessions, invitations: totals.invitations }).toEqual({ sessions: 2, invitations: 1 });
+    const sessions = await ctx.db.selectFrom('sessions').select('id').where('person_id', '=', person.id).execute();
+    expect(sessions.map((r) => r.id)).toEqual([live.id]);
+    const invitations = await ctx.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('organisation_id', '=', organisation.id)
+      .execute();
+    expect(invitations.map((r) => r.id)).toEqual([open.id]);
   });
 
   // Several processes share a PostgreSQL database; the embedded one has a single process.

@@ -1,5 +1,11 @@
 import type { Server } from 'node:http';
-import { type CreateBookingInput, createPartnerClient, ErrorCode, type PartnerClient } from '@spa/sdk';
+import {
+  type CreateBookingInput,
+  createPartnerClient,
+  ErrorCode,
+  type PartnerApiError,
+  type PartnerClient,
+} from '@spa/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBookableVenue } from '../support/booking-fixture.js';
 import { makeApiKey, makeOrganisation } from '../support/factories.js';
@@ -68,8 +74,9 @@ describe('the SDK books and cancels, against the running app', () => {
     );
     expect(!variant.ok && [variant.error.status, variant.error.code]).toEqual([404, 'Variant not found']);
     const currency = await client.createBooking(f.venue.id, body({ price_paid: { amount: 90, currency: 'USD' } }));
-    expect(!currency.ok && [currency.error.status, currency.error.code]).toEqual([
+    expect(!currency.ok && [currency.error.status, currency.error.code, currency.error.text]).toEqual([
       422,
+      ErrorCode.CurrencyMismatch,
       'price_paid.currency must equal the venue currency (EUR)',
     ]);
   });
@@ -125,4 +132,38 @@ describe('the SDK books and cancels, against the running app', () => {
       },
     ]);
   });
+
+  it('reads and cancels by an external id as given, encoded once (a slash included)', async () => {
+    const created = await client.createBooking(
+      f.venue.id,
+      body({ start_at: '2026-11-27T11:00:00Z', external_id: 'pms/58213 b' }),
+    );
+    if (!created.ok) throw created.error;
+    const read = await client.getBookingByExternalId('pms/58213 b');
+    expect(read.ok && read.data.id).toBe(created.data.id);
+    const cancelled = await client.cancelBookingByExternalId('pms/58213 b', { reason: 'Guest ill' });
+    expect(cancelled.ok && cancelled.data.status).toBe('cancelled');
+    const unknown = await client.getBookingByExternalId('pms/no-such');
+    expect(!unknown.ok && [unknown.error.status, unknown.error.code]).toEqual([404, ErrorCode.NoSuchBooking]);
+  });
+
+  it('refuses a missing or malformed baseUrl with a sentence that names it', () => {
+    const options = (baseUrl: unknown) => ({ baseUrl, apiKey: f.key }) as Parameters<typeof createPartnerClient>[0];
+    expect(() => createPartnerClient(options(undefined))).toThrow(/baseUrl is required/);
+    expect(() => createPartnerClient(options('api.example.com'))).toThrow(/baseUrl "api.example.com" is not a URL/);
+    expect(() => createPartnerClient(options('ftp://api.example.com'))).toThrow(/must be http or https/);
+  });
 });
+
+/** What must not compile: checked by `pnpm typecheck`, never run. */
+export function typeChecks(api: PartnerClient, error: PartnerApiError) {
+  // @ts-expect-error a misspelt error code is not an ErrorCode
+  if (error.code === 'Venue not fund') return;
+  // @ts-expect-error a day and a range at once
+  void api.getVariantAvailability('v', 'x', { date: '2030-06-04', from: '2030-06-04', to: '2030-06-05' });
+  // @ts-expect-error neither a day nor a range
+  void api.getVariantAvailability('v', 'x', { guest_count: 2 });
+  // @ts-expect-error a range needs both ends
+  void api.getVariantAvailability('v', 'x', { from: '2030-06-04' });
+  void api.getVariantAvailability('v', 'x', { from: '2030-06-04', to: '2030-06-05', guest_count: 2 });
+}

@@ -139,8 +139,9 @@ describe('the SDK reads, against the running app', () => {
 
     it('gives 400 with every field problem in details', async () => {
       const bad = await client.listVenues({ page: 0, page_size: 500 });
-      expect(!bad.ok && [bad.error.status, bad.error.code, bad.error.details]).toEqual([
+      expect(!bad.ok && [bad.error.status, bad.error.code, bad.error.text, bad.error.details]).toEqual([
         400,
+        ErrorCode.InvalidRequest,
         'page must be an integer of at least 1',
         [
           { path: 'page', message: 'page must be an integer of at least 1' },

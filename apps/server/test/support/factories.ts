@@ -190,9 +190,10 @@ export async function makeApiKey(
     kind?: 'dashboard' | 'operator';
     revoked?: boolean;
     rateLimitPerMin?: number | null;
+    id?: string;
   } = {},
 ) {
-  const parts = generateKeyParts();
+  const parts = { ...generateKeyParts(), ...(overrides.id ? { id: overrides.id } : {}) };
   await db
     .insertInto('api_keys')
     .values({

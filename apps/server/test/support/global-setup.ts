@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ensureBuilt } from '../../bin/build.mjs';
 import { connect, fromPglite, openPglite } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
@@ -14,10 +15,12 @@ declare module 'vitest' {
 }
 
 /**
- * Migrates once: a PGlite data dir dumped to a file (loading it is ~5x faster than a fresh instance),
+ * Builds dist/ if the sources changed (the CLI and server processes the tests start, and the availability worker
+ * threads, run the compiled entries as `pnpm start` does). Migrates once: a PGlite data dir dumped to a file (loading it is ~5x faster than a fresh instance),
  * and, with DATABASE_URL, a template database that each test file clones.
  */
 export default async function setup(project: TestProject) {
+  ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'spa-test-'));
   const pglite = await openPglite({});
   await migrateToLatest(fromPglite(pglite).db);

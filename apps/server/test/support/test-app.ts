@@ -31,11 +31,16 @@ export type TestContextOptions<C extends Clock = FixedClock> = {
   /** The clock frozen at `now` (default TEST_NOW), unless the test brings its own (the webhook tests' runs). */
   now?: string;
   clock?: C;
+  /** PUBLIC_URL of the app (http://localhost unless a test needs another, e.g. https for Secure cookies). */
+  publicUrl?: string;
   rateLimitEnforced?: boolean;
   poolSize?: number;
   statementTimeoutMs?: number;
   acquireTimeoutMs?: number;
-} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics'>;
+} & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics' | 'dashboardDir' | 'webhooks'>;
+
+/** PUBLIC_URL of every test app unless a test says otherwise; the dashboard's origin. */
+export const TEST_PUBLIC_URL = 'http://localhost';
 
 /** The clock of every test context unless a test says otherwise. */
 export const TEST_NOW = '2026-11-22T08:00:00Z';
@@ -47,6 +52,7 @@ export async function createTestContext<C extends Clock = FixedClock>(
   const {
     now,
     clock: given,
+    publicUrl,
     rateLimitEnforced,
     poolSize,
     statementTimeoutMs,
@@ -64,7 +70,7 @@ export async function createTestContext<C extends Clock = FixedClock>(
     pool: handle.pool,
     clock,
     vault,
-    config: { rateLimitEnforced: rateLimitEnforced ?? false, publicUrl: 'http://localhost' },
+    config: { rateLimitEnforced: rateLimitEnforced ?? false, publicUrl: publicUrl ?? TEST_PUBLIC_URL },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...appOptions,
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contextHost } from '../../src/cli/command-host.js';
 import { runCli } from '../../src/cli/program.js';
 import { makeVenueFile } from '../import/venue-file.js';
-import { setup } from '../support/test-app.js';
+import { setup, TEST_PUBLIC_URL } from '../support/test-app.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 /**
@@ -19,7 +19,10 @@ describe('pnpm spa webhooks (the operator CLI)', () => {
   async function spa(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     const run = { stdout: '', stderr: '' };
     const io = { stdout: (t: string) => (run.stdout += t), stderr: (t: string) => (run.stderr += t) };
-    const code = await runCli(argv, contextHost({ db: ctx.db, vault: ctx.vault }, { cwd: dir, io }));
+    const code = await runCli(
+      argv,
+      contextHost({ db: ctx.db, vault: ctx.vault, publicUrl: TEST_PUBLIC_URL }, { cwd: dir, io }),
+    );
     return { code, ...run };
   }
   const { file, booking } = makeVenueFile();

@@ -186,7 +186,7 @@ describe('webhook delivery: retries, time limit, redirects, address checks, rota
   it('signs with both secrets for 24 hours after a rotation; each verifies with standardwebhooks', async () => {
     const r = await receiver();
     const f = await ctx.venueWithEndpoint(r.url);
-    const rotated = await webhookEndpoints.rotateSecret(ctx.db, ctx.vault, f.endpoint.id, ctx.clock.now());
+    const rotated = await webhookEndpoints.rotateSecret(ctx.db, ctx.vault, f.endpoint.id, { now: ctx.clock.now() });
     await ctx.book(f, { start_at: nextStart() });
     await ctx.engine.runOnce();
     const [delivery] = r.received;
@@ -249,7 +249,7 @@ describe('webhook delivery: retries, time limit, redirects, address checks, rota
     await ctx.book(f, { start_at: nextStart() });
     await ctx.engine.runOnce();
     const [first] = r.received;
-    expect(await webhookEndpoints.replay(ctx.db, first!.id, ctx.clock.now())).toMatchObject({ queued: 1 });
+    expect(await webhookEndpoints.replay(ctx.db, first!.id, { now: ctx.clock.now() })).toMatchObject({ queued: 1 });
     await ctx.engine.runOnce();
     expect(r.received.map((x) => [x.id, x.body])).toEqual([
       [first!.id, first!.body],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { type ChildServer, eventually, startChildServer } from './child-server.js';
+import { type ChildServer, eventually, type StartCommand, startChildServer } from './child-server.js';
 import { isReady } from './http.js';
 import { type SeededDatabase, seedDatabase } from './seeded-database.js';
 
@@ -22,8 +22,8 @@ export function childServers(options: { rooms?: number } = {}) {
       if (!seeded) throw new Error('the database is seeded in beforeAll');
       return seeded;
     },
-    async start(env: Record<string, string> = {}): Promise<ChildServer> {
-      const server = await startChildServer({ ...this.seeded.env, ...env });
+    async start(env: Record<string, string> = {}, command?: StartCommand): Promise<ChildServer> {
+      const server = await startChildServer({ ...this.seeded.env, ...env }, command);
       started.push(server);
       await eventually(() => isReady(server.base), 30_000);
       return server;

@@ -3,18 +3,27 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut: `refuse()` closes every open connection and refuses
- * new ones (as a database that went away), `accept()` lets connections through again, and `freeze()` stops every
- * open connection dead without closing it (a partition: no reset, no end, bytes go nowhere).
+ * new ones (as a database that went away), `accept()` lets connections through again, `freeze()` stops every
+ * open connection dead without closing it (a partition: no reset, no end, bytes go nowhere), and `stall()` does
+ * that to new connections too (a database that hangs).
  */
 export class TcpProxy {
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   readonly #pairs = new Set<[Socket, Socket]>();
   #refusing = false;
+  #stalled = false;
 
   private constructor(target: { host: string; port: number }) {
     this.#server = createServer((client) => {
       if (this.#refusing) return void client.destroy();
+      if (this.#stalled) {
+        // Accepted, then silence: the connection attempt of a client meets a database that never answers.
+        this.#sockets.add(client);
+        client.on('error', () => undefined);
+        client.on('close', () => this.#sockets.delete(client));
+        return void client.pause();
+      }
       const upstream = connect(target.port, target.host);
       for (const socket of [client, upstream]) {
         this.#sockets.add(socket);
@@ -66,8 +75,15 @@ export class TcpProxy {
     this.#pairs.clear();
   }
 
+  /** A database that hangs: open connections freeze, new ones are accepted and never answered. */
+  stall(): void {
+    this.#stalled = true;
+    this.freeze();
+  }
+
   accept(): void {
     this.#refusing = false;
+    this.#stalled = false;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,92 @@
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ComponentType, useEffect } from 'react';
+import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { ApiError, onSessionEnded } from './api/result.js';
+import { hadSession, MeProvider, SESSION_KEY, useSessionQuery } from './api/session.js';
+import { ErrorNotice } from './components/ErrorNotice.js';
+import { Loading } from './components/States.js';
+import { AcceptInvitationPage } from './pages/AcceptInvitation.js';
+import { ApiKeyPage } from './pages/ApiKey.js';
+import { AuditPage } from './pages/Audit.js';
+import { BookingPage } from './pages/Booking.js';
+import { BookingsPage } from './pages/Bookings.js';
+import { DeliveriesPage } from './pages/Deliveries.js';
+import { DeskPage } from './pages/Desk.js';
+import { NotFoundPage } from './pages/NotFound.js';
+import { OverviewPage } from './pages/Overview.js';
+import { PeoplePage } from './pages/People.js';
+import { SignInPage } from './pages/SignIn.js';
+import { WebhooksPage } from './pages/Webhooks.js';
+
+const queryClient = new QueryClient({
+  queryCache: new QueryCache(),
+  defaultOptions: {
+    queries: {
+      // A refusal will not change by asking again; a network blip may.
+      retry: (count, error) => !(error instanceof ApiError && error.status > 0 && error.status < 500) && count < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+/** A page that needs a session: without one, to sign-in, remembering where the person was going. */
+function RequireSession({ page: Page }: { page: ComponentType }) {
+  const session = useSessionQuery();
+  const [location] = useLocation();
+  const search = useSearch();
+  if (session.isPending) return <Loading what="your session" />;
+  if (session.isError) return <ErrorNotice error={session.error} title="Could not reach the dashboard." />;
+  if (!session.data) {
+    const next = encodeURIComponent(location + (search ? `?${search}` : ''));
+    return <Redirect to={`/sign-in?next=${next}${hadSession() ? '&expired=1' : ''}`} replace />;
+  }
+  return (
+    <MeProvider me={session.data.data}>
+      <Page />
+    </MeProvider>
+  );
+}
+
+/** When any call says the session is gone, the session is asked again, and RequireSession sends to sign-in. */
+function SessionWatch() {
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        queryClient.setQueryData(SESSION_KEY, null);
+      }),
+    [],
+  );
+  return null;
+}
+
+const signedIn: [string, ComponentType][] = [
+  ['/', OverviewPage],
+  ['/key', ApiKeyPage],
+  ['/webhooks', WebhooksPage],
+  ['/webhooks/deliveries', DeliveriesPage],
+  ['/bookings', BookingsPage],
+  ['/bookings/:id', BookingPage],
+  ['/desk', DeskPage],
+  ['/people', PeoplePage],
+  ['/audit', AuditPage],
+];
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SessionWatch />
+      <Router base="/dashboard">
+        <Switch>
+          <Route path="/sign-in" component={SignInPage} />
+          <Route path="/invitations/:token" component={AcceptInvitationPage} />
+          {signedIn.map(([path, page]) => (
+            <Route key={path} path={path}>
+              <RequireSession page={page} />
+            </Route>
+          ))}
+          <Route component={NotFoundPage} />
+        </Switch>
+      </Router>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,27 @@
+import { dashboardContract } from '@spa/contract/dashboard';
+import { initClient, tsRestFetchApi } from '@ts-rest/core';
+
+/** The session's CSRF token (GET /dashboard/api/session), sent on every state-changing call. */
+let csrfToken: string | undefined;
+
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The only way the app talks to the server: ts-rest's client made from the dashboard contract, so every request
+ * and answer is typed by the contract's schemas. Same-origin cookies carry the session.
+ */
+export const api = initClient(dashboardContract, {
+  baseUrl: '',
+  credentials: 'same-origin',
+  throwOnUnknownStatus: false,
+  api: (args) =>
+    tsRestFetchApi(
+      SAFE_METHODS.has(args.method) || csrfToken === undefined
+        ? args
+        : { ...args, headers: { ...args.headers, 'x-csrf-token': csrfToken } },
+    ),
+});

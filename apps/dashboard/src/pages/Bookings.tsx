@@ -1,0 +1,147 @@
+import { BookingStatus } from '@spa/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useSearchParams } from 'wouter';
+import { api } from '../api/client.js';
+import { ok } from '../api/result.js';
+import { useMe } from '../api/session.js';
+import { Badge } from '../components/Badge.js';
+import { Layout } from '../components/Layout.js';
+import { Pager } from '../components/Pager.js';
+import { Empty, QueryView } from '../components/States.js';
+import { formatDateTime, formatMoney } from '../lib/format.js';
+import { pageParam, pickOption } from '../lib/params.js';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function BookingsPage() {
+  const me = useMe();
+  const [params, setParams] = useSearchParams();
+  const query = {
+    venue: params.get('venue') || undefined,
+    status: pickOption(BookingStatus.options, params.get('status')),
+    from: DATE.test(params.get('from') ?? '') ? params.get('from')! : undefined,
+    to: DATE.test(params.get('to') ?? '') ? params.get('to')! : undefined,
+    q: params.get('q')?.trim() || undefined,
+    page: pageParam(params.get('page')),
+  };
+  const [search, setSearch] = useState(query.q ?? '');
+  const bookings = useQuery({
+    queryKey: ['bookings', query],
+    queryFn: () => ok(api.bookings.list({ query })),
+    placeholderData: keepPreviousData,
+  });
+  const set = (changes: Record<string, string | undefined>) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [name, value] of Object.entries(changes)) {
+        if (value) next.set(name, value);
+        else next.delete(name);
+      }
+      if (!('page' in changes)) next.delete('page');
+      return next;
+    });
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    set({ q: search.trim() || undefined });
+  };
+  return (
+    <Layout title="Bookings">
+      <form className="filters" aria-label="Filter bookings" onSubmit={submitSearch}>
+        <label>
+          Venue
+          <select value={query.venue ?? ''} onChange={(event) => set({ venue: event.target.value })}>
+            <option value="">Every venue</option>
+            {me.venues.map((venue) => (
+              <option key={venue.id} value={venue.id}>
+                {venue.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={query.status ?? ''} onChange={(event) => set({ status: event.target.value })}>
+            <option value="">Any status</option>
+            {BookingStatus.options.map((status) => (
+              <option key={status} value={status}>
+                {status.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={query.from ?? ''} onChange={(event) => set({ from: event.target.value })} />
+        </label>
+        <label>
+          To
+          <input type="date" value={query.to ?? ''} onChange={(event) => set({ to: event.target.value })} />
+        </label>
+        <label className="grow">
+          Search
+          <input
+            type="search"
+            placeholder="Customer name, email or external id"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <QueryView query={bookings} what="bookings">
+        {({ data, pagination }) =>
+          data.length === 0 ? (
+            <Empty>No bookings match these filters.</Empty>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table className="bookings">
+                  <caption className="visually-hidden">Bookings</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Number</th>
+                      <th scope="col">Start</th>
+                      <th scope="col">Customer</th>
+                      <th scope="col">Treatment</th>
+                      <th scope="col">Venue</th>
+                      <th scope="col">Status</th>
+                      <th scope="col" className="num">
+                        Price
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.map((booking) => (
+                      <tr key={booking.id}>
+                        <td>
+                          <Link href={`/bookings/${booking.id}`}>#{booking.booking_number}</Link>
+                        </td>
+                        <td>{formatDateTime(booking.start_at, booking.venue.timezone)}</td>
+                        <td>
+                          {booking.customer.first_name} {booking.customer.last_name}
+                          <br />
+                          <span className="muted">{booking.customer.email}</span>
+                        </td>
+                        <td>
+                          {booking.treatment.name} · {booking.variant.name}
+                          {booking.guest_count > 1 && ` · ${booking.guest_count} guests`}
+                        </td>
+                        <td>{booking.venue.name}</td>
+                        <td>
+                          <Badge value={booking.status} />
+                        </td>
+                        <td className="num">{formatMoney(booking.total_price)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager pagination={pagination} onPage={(page) => set({ page: String(page) })} />
+            </>
+          )
+        }
+      </QueryView>
+    </Layout>
+  );
+}

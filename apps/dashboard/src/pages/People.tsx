@@ -1,0 +1,174 @@
+import { Role } from '@spa/contract/dashboard';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api/client.js';
+import { ok } from '../api/result.js';
+import { useMe } from '../api/session.js';
+import { OneTimeSecret } from '../components/CopyButton.js';
+import { ConfirmDialog } from '../components/Dialog.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { AdminOnly, Layout } from '../components/Layout.js';
+import { Pager } from '../components/Pager.js';
+import { Empty, QueryView } from '../components/States.js';
+import { formatDateTime, localTimeZone } from '../lib/format.js';
+
+const USERS = ['users'] as const;
+
+function InviteForm() {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('desk');
+  const [venues, setVenues] = useState<string[]>([]);
+  const invite = useMutation({
+    mutationFn: () => ok(api.users.invite({ body: { email, role, venues: role === 'desk' ? venues : [] } })),
+    onSuccess: async () => {
+      setEmail('');
+      setVenues([]);
+      await queryClient.invalidateQueries({ queryKey: USERS });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate();
+  };
+  const toggle = (id: string) =>
+    setVenues((current) => (current.includes(id) ? current.filter((v) => v !== id) : [...current, id]));
+  return (
+    <form className="form card" onSubmit={submit} aria-labelledby="invite">
+      <h2 id="invite">Invite a person</h2>
+      <label>
+        Email
+        <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required />
+      </label>
+      <label>
+        Role
+        <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
+          {Role.options.map((option) => (
+            <option key={option} value={option}>
+              {option === 'admin' ? 'admin (the whole organisation)' : 'desk (bookings of listed venues)'}
+            </option>
+          ))}
+        </select>
+      </label>
+      {role === 'desk' && (
+        <fieldset>
+          <legend>Venues this person sees</legend>
+          <div className="checks">
+            {me.venues.map((venue) => (
+              <label key={venue.id} className="check">
+                <input type="checkbox" checked={venues.includes(venue.id)} onChange={() => toggle(venue.id)} />
+                {venue.name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {invite.isError && <ErrorNotice error={invite.error} />}
+      {invite.data && (
+        <OneTimeSecret
+          label="Invitation link"
+          value={invite.data.data.url}
+          note={`Send it to ${invite.data.data.email}: it works once, until ${formatDateTime(
+            invite.data.data.expires_at,
+            localTimeZone,
+          )}.`}
+        />
+      )}
+      <button type="submit" className="primary" disabled={invite.isPending}>
+        {invite.isPending ? 'Inviting…' : 'Invite'}
+      </button>
+    </form>
+  );
+}
+
+function PeoplePanel() {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [removing, setRemoving] = useState<{ id: string; email: string } | undefined>(undefined);
+  const users = useQuery({
+    queryKey: [...USERS, page],
+    queryFn: () => ok(api.users.list({ query: { page: String(page) } })),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => ok(api.users.remove({ params: { id } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: USERS }),
+    onSettled: () => setRemoving(undefined),
+  });
+  return (
+    <>
+      <QueryView query={users} what="people">
+        {({ data, pagination }) =>
+          data.length === 0 ? (
+            <Empty>Nobody yet.</Empty>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">People of {me.organisation.name}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Email</th>
+                      <th scope="col">Role</th>
+                      <th scope="col">Venues</th>
+                      <th scope="col">Last sign-in</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.map((user) => (
+                      <tr key={user.id}>
+                        <td>{user.email}</td>
+                        <td>{user.role}</td>
+                        <td>{user.role === 'admin' ? 'Every venue' : user.venues.map((v) => v.name).join(', ')}</td>
+                        <td>{user.last_sign_in_at ? formatDateTime(user.last_sign_in_at, localTimeZone) : 'Never'}</td>
+                        <td>
+                          {user.id !== me.id && (
+                            <button
+                              type="button"
+                              className="danger"
+                              onClick={() => setRemoving({ id: user.id, email: user.email })}
+                              aria-label={`Remove ${user.email}`}
+                            >
+                              Remove
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager pagination={pagination} onPage={setPage} />
+            </>
+          )
+        }
+      </QueryView>
+      {remove.isError && <ErrorNotice error={remove.error} />}
+      <InviteForm />
+      <ConfirmDialog
+        open={removing !== undefined}
+        title={`Remove ${removing?.email ?? ''}?`}
+        confirmLabel="Remove person"
+        busy={remove.isPending}
+        onCancel={() => setRemoving(undefined)}
+        onConfirm={() => removing && remove.mutate(removing.id)}
+      >
+        <p>They are signed out at once and can no longer sign in. Invite them again to give access back.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+export function PeoplePage() {
+  return (
+    <Layout title="People">
+      <AdminOnly>
+        <PeoplePanel />
+      </AdminOnly>
+    </Layout>
+  );
+}

@@ -1,0 +1,88 @@
+import type { Db } from '../db/connect.js';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface DeliveryFilter {
+  endpointId?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  eventType?: string | undefined;
+  bookingId?: string | undefined;
+}
+
+/**
+ * An organisation's deliveries, newest event first, each with its attempts (oldest first): the page of deliveries in
+ * one query, their attempts in a second, and the total in a third beside it.
+ */
+export async function listDeliveriesOf(
+  db: Db,
+  organisationId: string,
+  filter: DeliveryFilter,
+  page: { offset: number; limit: number },
+) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
+    .where('e.organisation_id', '=', organisationId);
+  if (filter.endpointId !== undefined) query = query.where('d.endpoint_id', '=', filter.endpointId);
+  if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
+  if (filter.eventType !== undefined) query = query.where('e.type', '=', filter.eventType);
+  if (filter.bookingId !== undefined) query = query.where('e.booking_id', '=', filter.bookingId);
+  const [deliveries, total] = await Promise.all([
+    query
+      .select([
+        'd.id',
+        'e.id as event_id',
+        'e.type as event_type',
+        'e.booking_id',
+        'e.created_at as event_created_at',
+        'd.endpoint_id',
+        'ep.url',
+        'd.status',
+        'd.next_attempt_at',
+        'd.completed_at',
+      ])
+      .orderBy('e.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  const attempts =
+    deliveries.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_attempts')
+          .select(['delivery_id', 'attempt', 'started_at', 'status_code', 'duration_ms', 'error'])
+          .where(
+            'delivery_id',
+            'in',
+            deliveries.map((d) => d.id),
+          )
+          .orderBy('delivery_id')
+          .orderBy('id')
+          .execute();
+  return {
+    rows: deliveries.map((d) => ({
+      ...d,
+      attempt_log: attempts.filter((a) => Number(a.delivery_id) === Number(d.id)),
+    })),
+    total: Number(total.count),
+  };
+}
+
+export type DeliveryLogRow = Awaited<ReturnType<typeof listDeliveriesOf>>['rows'][number];
+
+/** Deliveries of the organisation's endpoints settled since `since`, counted per endpoint and outcome. */
+export function countSettledSince(db: Db, organisationId: string, since: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
+    .select(['d.endpoint_id', 'd.status', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('ep.organisation_id', '=', organisationId)
+    .where('d.status', 'in', ['succeeded', 'failed'])
+    .where('d.completed_at', '>=', since)
+    .groupBy(['d.endpoint_id', 'd.status'])
+    .execute();
+}

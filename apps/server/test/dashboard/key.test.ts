@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { error } from '../support/api.js';
+import { makeApiKey } from '../support/factories.js';
+import { setup } from '../support/test-app.js';
+import { auditRows, dashboardOf, makeDashboardOrganisation } from './dashboard-support.js';
+import { expireConfirmation, spaOf } from './resources-support.js';
+
+describe('the dashboard key: view, reveal, regenerate', () => {
+  const ctx = setup();
+  const dash = () => dashboardOf(ctx.app);
+
+  const world = async () => {
+    const w = await makeDashboardOrganisation(ctx.db);
+    const key = await makeApiKey(ctx.db, ctx.vault, w.org.id, { kind: 'dashboard', scopes: ['venues:read'] });
+    return { ...w, key };
+  };
+
+  it('shows the admin the key without its secret, and null when the organisation has none', async () => {
+    const w = await world();
+    const res = await dash().get('/key', await dash().signIn(w.admin.email));
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      id: w.key.id,
+      scopes: ['venues:read'],
+      rate_limit_per_min: null,
+      created_at: expect.stringMatching(/Z$/),
+    });
+    expect(JSON.stringify(res.body)).not.toContain(w.key.key);
+    const bare = await makeDashboardOrganisation(ctx.db);
+    expect((await dash().get('/key', await dash().signIn(bare.admin.email))).body).toEqual({ data: null });
+    const reveal = await dash().post('/key/reveal', undefined, await dash().signIn(bare.admin.email));
+    expect([reveal.status, reveal.body]).toEqual([404, error('Key not found')]);
+  });
+
+  it('refuses a desk person every key route with 403 Forbidden', async () => {
+    const w = await world();
+    const session = await dash().signIn(w.desk.email);
+    for (const res of [
+      await dash().get('/key', session),
+      await dash().post('/key/reveal', undefined, session),
+      await dash().post('/key/regenerate', undefined, session),
+    ])
+      expect([res.status, res.body]).toEqual([403, error('Forbidden')]);
+    expect(await auditRows(ctx.db, w.org.id).then((rows) => rows.map((r) => r.action))).not.toContain(
+      'key.regenerated',
+    );
+  });
+
+  it('reveals the full key after a recent confirmation only, writing one audit row', async () => {
+    const w = await world();
+    const session = await dash().signIn(w.admin.email);
+    await expireConfirmation(ctx.db, w.admin.id, ctx.clock.now());
+    const before = await auditRows(ctx.db, w.org.id);
+    const refused = await dash().post('/key/reveal', undefined, session);
+    expect([refused.status, refused.body]).toEqual([403, error('Recent sign-in required')]);
+    expect(await auditRows(ctx.db, w.org.id)).toEqual(before);
+
+    const fresh = await dash().signIn(w.admin.email);
+    const res = await dash().post('/key/reveal', undefined, fresh);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: w.key.id, key: w.key.key });
+    const added = (await auditRows(ctx.db, w.org.id)).filter((r) => r.action === 'key.revealed');
+    expect(added).toEqual([
+      expect.objectContaining({
+        actor_type: 'person',
+        actor_person_id: w.admin.id,
+        target_type: 'api_key',
+        target_id: w.key.id,
+      }),
+    ]);
+    expect(JSON.stringify(await auditRows(ctx.db, w.org.id))).not.toContain(w.key.key.slice(-20));
+  });
+
+  it('regenerates: the old key answers 401 on the partner API at once, the new one works, one audit row', async () => {
+    const w = await world();
+    // Warm the key cache: the old key authenticated a moment ago.
+    expect((await ctx.api.get('/v1/venues', w.key.key)).status).toBe(200);
+    const session = await dash().signIn(w.admin.email);
+    const res = await dash().post('/key/regenerate', undefined, session);
+    expect(res.status).toBe(200);
+    const next = res.body.data as { id: string; key: string; scopes: string[] };
+    expect(next).toMatchObject({ scopes: ['venues:read'], rate_limit_per_min: null });
+    expect(next.id).not.toBe(w.key.id);
+    expect((await ctx.api.get('/v1/venues', w.key.key)).status).toBe(401);
+    expect((await ctx.api.get('/v1/venues', next.key)).status).toBe(200);
+    expect((await dash().get('/key', session)).body.data.id).toBe(next.id);
+    const rows = (await auditRows(ctx.db, w.org.id)).filter((r) => r.action === 'key.regenerated');
+    expect(rows).toEqual([expect.objectContaining({ actor_person_id: w.admin.id, target_id: next.id })]);
+    expect(JSON.stringify(rows)).not.toContain(next.key.slice(-20));
+  });
+
+  it("records the CLI's keys reveal and keys regenerate as the operator", async () => {
+    const w = await world();
+    const spa = spaOf(ctx);
+    expect(await spa('keys', 'reveal', w.key.id)).toMatchObject({ code: 0, stdout: `${w.key.key}\n` });
+    expect(await spa('keys', 'regenerate', '--org', w.org.slug)).toMatchObject({ code: 0 });
+    const rows = await auditRows(ctx.db, w.org.id);
+    expect(rows.map((r) => [r.action, r.actor_type, r.actor_person_id, r.ip])).toEqual([
+      ['key.regenerated', 'operator', null, null],
+      ['key.revealed', 'operator', null, null],
+    ]);
+  });
+});

@@ -1,0 +1,68 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { page, PaginationQuery, UtcInstant, Uuid } from '../common.js';
+import { dashboardErrors, forbidden } from './errors.js';
+
+const c = initContract();
+
+/** Every action the audit log records: a closed list, so the writer cannot invent one. */
+export const AUDIT_ACTIONS = [
+  'session.signed_in',
+  'session.sign_in_failed',
+  'session.signed_out',
+  'invitation.accepted',
+  'key.revealed',
+  'key.regenerated',
+  'webhook_endpoint.created',
+  'webhook_endpoint.removed',
+  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.tested',
+  'webhook_delivery.replayed',
+  'person.invited',
+  'person.removed',
+  'booking.acceptance_recorded',
+  'booking.completion_recorded',
+  'booking.no_show_recorded',
+] as const;
+export const AuditAction = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+export const AUDIT_TARGET_TYPES = [
+  'person',
+  'invitation',
+  'api_key',
+  'webhook_endpoint',
+  'webhook_event',
+  'booking',
+] as const;
+export const AuditTargetType = z.enum(AUDIT_TARGET_TYPES);
+export type AuditTargetType = z.infer<typeof AuditTargetType>;
+
+export const AuditActor = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('person'),
+    id: Uuid,
+    email: z.string().describe('As it was at the time; the person may have been removed since'),
+  }),
+  z.object({ type: z.literal('operator').describe('The operator CLI') }),
+]);
+
+export const AuditEvent = z.object({
+  id: Uuid,
+  actor: AuditActor,
+  action: AuditAction,
+  target: z.object({ type: AuditTargetType, id: z.string() }).nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: UtcInstant,
+});
+
+export const auditEventsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/audit-events',
+    query: PaginationQuery,
+    responses: { 200: page(AuditEvent), ...dashboardErrors, 403: forbidden },
+    summary: 'The audit log of the organisation, newest first (admin)',
+  },
+});

@@ -1,0 +1,143 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { page, PaginationQuery, single, UtcInstant, Uuid } from '../common.js';
+import { failure } from '../errors.js';
+import { WebhookEventType } from '../webhooks.js';
+import {
+  dashboardBodyErrors,
+  dashboardErrors,
+  DashboardVenueNotFoundErrorBody,
+  forbidden,
+  forbiddenOrUnconfirmed,
+  SentenceErrorBody,
+  TooManyWebhookEndpointsErrorBody,
+  WebhookEndpointNotFoundErrorBody,
+} from './errors.js';
+import { DashboardVenueSummary } from './people.js';
+
+const c = initContract();
+
+export const WebhookEndpointPath = z.object({ id: Uuid });
+
+/**
+ * `active`: delivering; `failing`: no success since failing_since (5 days of it disable the endpoint);
+ * `disabled`: no longer sent to.
+ */
+export const WebhookEndpointState = z.enum(['active', 'failing', 'disabled']);
+
+export const WebhookEndpoint = z.object({
+  id: Uuid,
+  url: z.string(),
+  events: z.array(WebhookEventType).describe('The event types sent; empty: every type'),
+  venue: DashboardVenueSummary.nullable().describe('null: every venue of the organisation'),
+  state: WebhookEndpointState,
+  enabled: z.boolean().describe('false once disabled'),
+  created_at: UtcInstant,
+  last_success_at: UtcInstant.nullable(),
+  failing_since: UtcInstant.nullable(),
+  disabled_at: UtcInstant.nullable(),
+  recent_deliveries: z
+    .object({
+      succeeded: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      success_rate: z.number().min(0).max(1).nullable().describe('succeeded / (succeeded + failed); null when none'),
+    })
+    .describe('Deliveries settled in the last 7 days'),
+});
+
+/** The endpoint with its signing secret (`whsec_…`): only the create answer carries it. */
+export const CreatedWebhookEndpoint = WebhookEndpoint.extend({ secret: z.string().describe('whsec_…, shown once') });
+
+export const CreateWebhookEndpointBody = z.object({
+  url: z
+    .string({ required_error: 'is required' })
+    .min(1, 'must not be empty')
+    .max(2000, 'must be at most 2000 characters'),
+  events: z
+    .array(WebhookEventType)
+    .min(1, 'must list at least one event type, or be left out for every type')
+    .optional()
+    .describe('Left out: every event type'),
+  venue_id: Uuid.optional().describe('Left out: every venue'),
+});
+
+export const RotatedSecret = z.object({
+  id: Uuid,
+  secret: z.string().describe('The new whsec_… secret, shown once'),
+  previous_secret_expires_at: UtcInstant.describe('The old secret keeps signing beside the new one until then (24 h)'),
+});
+
+/**
+ * The outcome of a test delivery's first attempt. The event goes through the delivery queue like every event
+ * (signed the same, listed in the deliveries with its attempts, retried on failure); its first attempt is made
+ * at once so the answer can say how the endpoint replied.
+ */
+export const TestDelivery = z.object({
+  event_id: Uuid.describe('The webhook-id header of the test event; the deliveries list shows it'),
+  succeeded: z.boolean(),
+  attempted_at: UtcInstant,
+  status_code: z.number().int().nullable(),
+  duration_ms: z.number().int().nonnegative(),
+  error: z.string().nullable().describe('Why it failed without a 2xx: timeout, refused, unsafe address…'),
+});
+
+const notFound = failure('`Webhook endpoint not found` in your organisation', WebhookEndpointNotFoundErrorBody);
+
+export const webhookEndpointsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/webhook-endpoints',
+    query: PaginationQuery,
+    responses: { 200: page(WebhookEndpoint), ...dashboardErrors, 403: forbidden },
+    summary: 'The webhook endpoints of the organisation (admin)',
+  },
+  create: {
+    method: 'POST',
+    path: '/webhook-endpoints',
+    body: CreateWebhookEndpointBody,
+    responses: {
+      201: single(CreatedWebhookEndpoint),
+      ...dashboardErrors,
+      ...dashboardBodyErrors,
+      403: forbidden,
+      404: failure('`Venue not found` in your organisation', DashboardVenueNotFoundErrorBody),
+      409: failure('The organisation already has 10 endpoints', TooManyWebhookEndpointsErrorBody),
+      422: failure(
+        'The URL is refused: not https, carries credentials, does not resolve, or resolves to a private address',
+        SentenceErrorBody,
+      ),
+    },
+    summary: 'Add an endpoint (admin); its secret is shown once',
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/webhook-endpoints/:id',
+    pathParams: WebhookEndpointPath,
+    body: c.noBody(),
+    responses: { 204: c.noBody(), ...dashboardErrors, 403: forbidden, 404: notFound },
+    summary: 'Remove an endpoint and its pending deliveries (admin)',
+  },
+  rotateSecret: {
+    method: 'POST',
+    path: '/webhook-endpoints/:id/rotate-secret',
+    pathParams: WebhookEndpointPath,
+    body: c.noBody(),
+    responses: { 200: single(RotatedSecret), ...dashboardErrors, 403: forbiddenOrUnconfirmed, 404: notFound },
+    summary: 'Rotate the signing secret (admin, password confirmed within 5 minutes)',
+  },
+  test: {
+    method: 'POST',
+    path: '/webhook-endpoints/:id/test',
+    pathParams: WebhookEndpointPath,
+    body: c.noBody(),
+    responses: {
+      200: single(TestDelivery),
+      ...dashboardErrors,
+      403: forbidden,
+      404: notFound,
+      409: failure('The endpoint is disabled: it receives nothing, a test included', SentenceErrorBody),
+    },
+    summary:
+      'Send a signed `webhook.test` event now (through the delivery queue) and answer how the endpoint replied (admin)',
+  },
+});
