@@ -14,6 +14,7 @@ import { type LoadResult, runLoad } from './load.js';
 import { seeded } from './scenario.js';
 import { shuffle } from '../src/lib/shuffle.js';
 import { overlappingHolds } from '../test/support/overlapping-holds.js';
+import { EVERY_DAY } from '../test/support/calendar.js';
 import { serve } from './serve.js';
 import { ms, summary, verdict } from './stats.js';
 
@@ -29,7 +30,7 @@ async function bookableVenue(db: Db, vault: Parameters<typeof makeApiKey>[1], si
   for (let i = 0; i < size; i++) {
     await makeRoom(db, venue.id);
     await makeTherapist(db, organisation.id, {
-      shifts: [{ venue_id: venue.id, days_of_week: [0, 1, 2, 3, 4, 5, 6], start_time: '08:00', end_time: '20:00' }],
+      shifts: [{ venue_id: venue.id, days_of_week: EVERY_DAY, start_time: '08:00', end_time: '20:00' }],
     });
   }
   const treatment = await makeTreatment(db, venue.id, { variants: [{ duration_minutes: 30, price_minor: 5000 }] });

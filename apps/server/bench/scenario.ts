@@ -5,6 +5,7 @@ import type { Principal } from '../src/auth/principal.js';
 import { createBooking } from '../src/bookings/create-booking.js';
 import type { Db } from '../src/db/connect.js';
 import { SlotUnavailableError } from '../src/errors/domain-errors.js';
+import { EVERY_DAY } from '../test/support/calendar.js';
 import { SCOPES } from '@spa/contract';
 import {
   makeApiKey,
@@ -14,8 +15,6 @@ import {
   makeTreatment,
   makeVenue,
 } from '../test/support/factories.js';
-
-const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 
 /** Deterministic pseudo-random numbers, so every run books the same slots. */
 export function seeded(seed: number) {

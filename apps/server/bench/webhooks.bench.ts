@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { EVERY_DAY } from '../test/support/calendar.js';
 import { createWebhookEngine, webhookEndpoints } from '../src/webhooks/index.js';
 import { WebhookMetrics } from '../src/webhooks/metrics.js';
 import {
@@ -46,7 +47,7 @@ export async function benchWebhooks(kind: 'postgres' | 'pglite', requests: numbe
     for (let i = 0; i < 10; i++) {
       await makeRoom(database.db, venue.id);
       await makeTherapist(database.db, organisation.id, {
-        shifts: [{ venue_id: venue.id, days_of_week: [0, 1, 2, 3, 4, 5, 6], start_time: '08:00', end_time: '20:00' }],
+        shifts: [{ venue_id: venue.id, days_of_week: EVERY_DAY, start_time: '08:00', end_time: '20:00' }],
       });
     }
     const treatment = await makeTreatment(database.db, venue.id, {

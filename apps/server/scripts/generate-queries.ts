@@ -15,6 +15,7 @@ import { cancelBooking } from '../src/bookings/cancel-booking.js';
 import { createBooking } from '../src/bookings/create-booking.js';
 import { acceptBooking, finishBooking } from '../src/bookings/therapist-workflow.js';
 import type { Db } from '../src/db/connect.js';
+import { EVERY_DAY } from '../test/support/calendar.js';
 
 /**
  * Writes src/queries/*.sql: every statement the booking write path sends, in the order it sends them, so a
@@ -27,7 +28,6 @@ const NOW = Temporal.Instant.from('2030-01-01T08:00:00Z');
 const AFTER_START = Temporal.Instant.from('2030-01-02T12:00:00Z');
 const ID = '00000000-0000-4000-8000-000000000001';
 const OTHER_ID = '00000000-0000-4000-8000-000000000002';
-const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 
 /** One row that satisfies every read of the path: a venue with its variant, a snapshot, a booking. */
 const ROW = {

@@ -298,7 +298,11 @@ export async function roomHoldsDuring(trx: Trx, roomIds: string[], range: string
  * The reservations that keep `holds.therapistIds` from a booking at `venueId`: one at the same time anywhere
  * (`elsewhere` false), or one at another venue within the inter-venue buffer (`elsewhere` true).
  */
-export async function therapistClashes(trx: Trx, holds: Holds, venueId: string) {
+export async function therapistClashes(
+  trx: Trx,
+  holds: Pick<Holds, 'therapistIds' | 'therapistRange' | 'elsewhereRange'>,
+  venueId: string,
+) {
   if (holds.therapistIds.length === 0) return [];
   const { rows } = await sql<{ therapist_id: string; booking_id: string; elsewhere: boolean }>`
     select h.therapist_id, h.booking_id, not (h.during && ${holds.therapistRange}::tstzrange) as elsewhere

@@ -45,14 +45,23 @@ export function holdLockKeys(roomIds: string[], therapistIds: string[], ranges: 
   ];
 }
 
+export type TherapistHolds = Omit<Holds, 'roomId' | 'roomRange'>;
+
+/** The therapists' part of the holds: what their clashes are checked against before a room is chosen. */
+export function therapistHoldsOf(therapistIds: string[], venue: VenueBuffers, ranges: HoldRanges): TherapistHolds {
+  return {
+    therapistIds,
+    therapistRange: tstzrange(ranges.therapist.start, ranges.therapist.end),
+    elsewhereRange:
+      venue.inter_venue_buffer_minutes > 0 ? tstzrange(ranges.withBuffer.start, ranges.withBuffer.end) : null,
+  };
+}
+
 /** The rows of holds as the repository writes them (insertBookingWithHolds, insertHolds). */
 export function holdsOf(roomId: string, therapistIds: string[], venue: VenueBuffers, ranges: HoldRanges): Holds {
   return {
     roomId,
     roomRange: tstzrange(ranges.room.start, ranges.room.end),
-    therapistIds,
-    therapistRange: tstzrange(ranges.therapist.start, ranges.therapist.end),
-    elsewhereRange:
-      venue.inter_venue_buffer_minutes > 0 ? tstzrange(ranges.withBuffer.start, ranges.withBuffer.end) : null,
+    ...therapistHoldsOf(therapistIds, venue, ranges),
   };
 }

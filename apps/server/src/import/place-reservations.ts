@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import { insertHolds, lockHolds, roomHoldsDuring, therapistClashes } from '../bookings/bookings.repository.js';
-import { holdLockKeys, holdRanges, holdsOf } from '../bookings/holds.js';
+import { holdLockKeys, holdRanges, holdsOf, therapistHoldsOf } from '../bookings/holds.js';
 import { isLostRace } from '../db/pg-errors.js';
 import type { FieldProblem } from '../errors/domain-errors.js';
 import { tstzrange } from '../lib/instant.js';
@@ -80,8 +80,7 @@ async function place(trx: Trx, p: Placement): Promise<FieldProblem[]> {
     problems.push({ path: p.at, message: `${p.at}: cannot place the booking at ${p.booking.start_at}: ${why}` });
   }
 
-  const holds = holdsOf(room?.id ?? '', ids, p.venue, ranges);
-  for (const clash of await therapistClashes(trx, holds, p.venue.id)) {
+  for (const clash of await therapistClashes(trx, therapistHoldsOf(ids, p.venue, ranges), p.venue.id)) {
     const path = `${p.at}.therapist_ids[${ids.indexOf(clash.therapist_id)}]`;
     const when = clash.elsewhere
       ? `at another venue within the inter-venue buffer of ${p.venue.inter_venue_buffer_minutes} minutes`
@@ -93,6 +92,7 @@ async function place(trx: Trx, p: Placement): Promise<FieldProblem[]> {
   }
   if (problems.length || !room) return problems;
 
+  const holds = holdsOf(room.id, ids, p.venue, ranges);
   const placed = await insertHolds(trx, { id: p.booking.id, venueId: p.venue.id }, holds);
   if (placed === 'therapist_busy_elsewhere') throw lostToMeanwhile(p.at);
   if (p.offeredTo.length) {

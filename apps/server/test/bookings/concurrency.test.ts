@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
+import { EVERY_DAY } from '../support/calendar.js';
 import { makeRoom, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
 import { overlappingHolds } from '../support/overlapping-holds.js';
 import { setup } from '../support/test-app.js';
@@ -117,11 +118,10 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
       const otherTreatment = await makeTreatment(ctx.db, other.id, {
         variants: [{ duration_minutes: 60, price_minor: 9000 }],
       });
-      const everyDay = [0, 1, 2, 3, 4, 5, 6];
       await makeTherapist(ctx.db, f.organisation.id, {
         shifts: [
-          { venue_id: f.venue.id, days_of_week: everyDay, start_time: '09:00', end_time: '18:00' },
-          { venue_id: other.id, days_of_week: everyDay, start_time: '09:00', end_time: '18:00' },
+          { venue_id: f.venue.id, days_of_week: EVERY_DAY, start_time: '09:00', end_time: '18:00' },
+          { venue_id: other.id, days_of_week: EVERY_DAY, start_time: '09:00', end_time: '18:00' },
         ],
       });
       // A at 10:00–11:00 Paris, B at 11:00–12:00 Paris: back to back, inside B's 30-minute buffer.

@@ -12,7 +12,7 @@ import type { Database } from '../../src/db/schema.js';
  */
 
 /** A Kysely that compiles only (no connection): what compiledQuery does once per database. */
-const compiler = new Kysely<Database>({
+const compiler: Db = new Kysely<Database>({
   dialect: new PostgresDialect({ pool: {} as pg.Pool }),
 });
 

@@ -9,6 +9,7 @@ import {
   makeVenue,
 } from '../support/factories.js';
 import { setup } from '../support/test-app.js';
+import { EVERY_DAY } from '../support/calendar.js';
 
 describe('read endpoints (venues, treatments, customers)', () => {
   const ctx = setup();
@@ -143,7 +144,7 @@ describe('read endpoints (venues, treatments, customers)', () => {
       closing_time: '18:00:00',
       slot_interval: 30,
       schedule_type: 'recurring',
-      days_of_week: [0, 1, 2, 3, 4, 5, 6],
+      days_of_week: EVERY_DAY,
       recurrence_interval: 1,
       recurring_start_date: '2026-01-01',
       recurring_end_date: null,

@@ -1,10 +1,11 @@
 import { Temporal } from 'temporal-polyfill';
+import { EVERY_DAY } from '../support/calendar.js';
 import type { AvailabilitySnapshot, TherapistSnapshot, VenueScheduleSnapshot } from '../../src/scheduling/index.js';
 
 export const t = (text: string) => Temporal.PlainTime.from(text);
 export const d = (text: string) => Temporal.PlainDate.from(text);
 export const i = (text: string) => Temporal.Instant.from(text);
-export const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
+export { EVERY_DAY } from '../support/calendar.js';
 
 export function therapistSnapshot(id: string, overrides: Partial<TherapistSnapshot> = {}): TherapistSnapshot {
   return {

@@ -4,6 +4,7 @@ import { SCOPES } from '@spa/contract';
 import { formatApiKey, generateKeyParts, type KeyVault } from '../../src/auth/api-key.js';
 import type { Db } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/schema.js';
+import { EVERY_DAY } from './calendar.js';
 
 /**
  * Small factories: each test builds exactly the data it reads, with overrides for what matters to it.
@@ -11,8 +12,8 @@ import type { Database } from '../../src/db/schema.js';
  */
 let sequence = 0;
 
-/** Every day of the week, in the API's numbering (0 = Sunday). */
-export const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
+/** Kept here too for the tests that import it with the factories. */
+export { EVERY_DAY } from './calendar.js';
 
 const next = () => ++sequence;
 
@@ -61,7 +62,7 @@ export async function makeVenue(
     closing_time: '18:00:00',
     slot_interval: 30,
     schedule_type: 'recurring' as const,
-    days_of_week: [0, 1, 2, 3, 4, 5, 6],
+    days_of_week: EVERY_DAY,
     recurrence_interval: 1,
     recurring_start_date: '2026-01-01',
     recurring_end_date: null,

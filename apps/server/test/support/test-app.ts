@@ -7,11 +7,14 @@ import type { AppDeps } from '../../src/app-deps.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
+import type { Clock } from '../../src/lib/clock.js';
 import { type Api, apiOf } from './api.js';
 import { fixedClock } from './fixed-clock.js';
 import { openTestDatabase } from './test-db.js';
 
-export interface TestContext {
+type FixedClock = ReturnType<typeof fixedClock>;
+
+export interface TestContext<C extends Clock = FixedClock> {
   handle: DatabaseHandle & { name?: string };
   db: DatabaseHandle['db'];
   app: Express;
@@ -20,12 +23,14 @@ export interface TestContext {
   vault: KeyVault;
   /** The app's key cache (src/auth/api-key-cache.ts), listening on this database. */
   apiKeys: ApiKeyCache;
-  clock: ReturnType<typeof fixedClock>;
+  clock: C;
   close(): Promise<void>;
 }
 
-export type TestContextOptions = {
+export type TestContextOptions<C extends Clock = FixedClock> = {
+  /** The clock frozen at `now` (default TEST_NOW), unless the test brings its own (the webhook tests' runs). */
   now?: string;
+  clock?: C;
   /** PUBLIC_URL of the app (http://localhost unless a test needs another, e.g. https for Secure cookies). */
   publicUrl?: string;
   rateLimitEnforced?: boolean;
@@ -41,11 +46,22 @@ export const TEST_PUBLIC_URL = 'http://localhost';
 export const TEST_NOW = '2026-11-22T08:00:00Z';
 
 /** A fresh, empty database and an app over it, the clock frozen at `now`. */
-export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const { now, publicUrl, rateLimitEnforced, poolSize, statementTimeoutMs, acquireTimeoutMs, ...appOptions } = options;
+export async function createTestContext<C extends Clock = FixedClock>(
+  options: TestContextOptions<C> = {},
+): Promise<TestContext<C>> {
+  const {
+    now,
+    clock: given,
+    publicUrl,
+    rateLimitEnforced,
+    poolSize,
+    statementTimeoutMs,
+    acquireTimeoutMs,
+    ...appOptions
+  } = options;
   const handle = await openTestDatabase({ poolSize, statementTimeoutMs, acquireTimeoutMs });
   const vault = new KeyVault(randomBytes(32));
-  const clock = fixedClock(now ?? TEST_NOW);
+  const clock = given ?? (fixedClock(now ?? TEST_NOW) as Clock as C);
   // The key cache the served process uses, so every test authenticates through it.
   const apiKeys = await ApiKeyCache.start(handle);
   const app = createApp({

@@ -1,36 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import { pino } from 'pino';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { KeyVault } from '../../src/auth/api-key.js';
 import { createWebhookEngine, webhookEndpoints, type WebhookEngineOptions } from '../../src/webhooks/index.js';
 import { WebhookMetrics } from '../../src/webhooks/metrics.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
-import { openTestDatabase } from '../support/test-db.js';
+import { createTestContext } from '../support/test-app.js';
 import { runningClock } from './receiver.js';
 
 /** Where the tests' clock starts: before every booking they make. */
 export const START = '2026-11-22T08:00:00Z';
 
 /**
- * The app and a webhook engine over one fresh database, sharing a clock that runs from START (so retries fall
- * due in real time) and that a test can move forward. The engine is driven by the test (`runOnce`) or started.
+ * The test context (support/test-app.ts) with a webhook engine over its database, sharing a clock that runs from
+ * START (so retries fall due in real time) and that a test can move forward. The engine is driven by the test
+ * (`runOnce`) or started.
  */
 export async function createWebhookContext(engineOptions: Partial<WebhookEngineOptions> = {}) {
-  const handle = await openTestDatabase();
-  const vault = new KeyVault(randomBytes(32));
-  const clock = runningClock(START);
-  const app = createApp({
-    db: handle.db,
-    clock,
-    vault,
-    config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
-    logger: pino({ level: 'silent' }),
-  });
+  const ctx = await createTestContext({ clock: runningClock(START) });
+  const { db, app, vault, clock } = ctx;
   const metrics = new WebhookMetrics();
   const engine = createWebhookEngine({
-    db: handle.db,
+    db,
     clock,
     vault,
     config: { retrySchedule: [1, 1], allowPrivateNetworks: true },
@@ -38,7 +27,6 @@ export async function createWebhookContext(engineOptions: Partial<WebhookEngineO
     pollIntervalMs: 50,
     ...engineOptions,
   });
-  const db = handle.db;
   return {
     db,
     app,
@@ -75,7 +63,7 @@ export async function createWebhookContext(engineOptions: Partial<WebhookEngineO
     },
     async close() {
       await engine.stop();
-      await handle.close();
+      await ctx.close();
     },
   };
 }
