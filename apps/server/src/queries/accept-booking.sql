@@ -23,41 +23,44 @@ from "venues"
 where "id" = $1;
 
 -- 5.
+set local lock_timeout = 0;
+
+-- 6.
 select pg_advisory_xact_lock(('x' || substr(md5("k"."key"), 1, 16))::bit(64)::bigint)
 from unnest($1::text[]) with ordinality as k(key, n) order by n;
 
--- 6.
+-- 7.
 select distinct h.therapist_id from therapist_reservations h
 where h.therapist_id = any($1::uuid[]) and h.venue_id <> $2 and h.during && $3::tstzrange;
 
--- 7.
+-- 8.
 delete
 from "therapist_reservations"
 where "booking_id" = $1
   and "therapist_id" = $2;
 
--- 8.
+-- 9.
 insert into "therapist_reservations" ("booking_id", "therapist_id", "venue_id", "during")
 values ($1, $2, $3, $4);
 
--- 9.
+-- 10.
 update "booking_offers"
 set "accepted_at" = $1
 where "booking_id" = $2
   and "therapist_id" = $3;
 
--- 10.
+-- 11.
 update "bookings"
 set "status" = $1, "therapist_id" = $2, "updated_at" = $3
 where "id" = $4
 returning "id", "status", "therapist_id";
 
--- 11.
+-- 12.
 select "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text"
 from "bookings"
 where "id" = $1;
 
--- 12.
+-- 13.
 with event as (
   insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
   select $1, $2, $3, v.organisation_id, v.id, $4, $5

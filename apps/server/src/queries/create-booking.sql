@@ -58,10 +58,13 @@ select s.*,
 ) s;
 
 -- 3.
+set local lock_timeout = 0;
+
+-- 4.
 select pg_advisory_xact_lock(('x' || substr(md5("k"."key"), 1, 16))::bit(64)::bigint)
 from unnest($1::text[]) with ordinality as k(key, n) order by n;
 
--- 4.
+-- 5.
 with customer as (
   insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
   select gen_random_uuid(), $1, $2, $3, $4, $5, $6
@@ -86,7 +89,7 @@ where h.therapist_id = any($7::uuid[]) and h.venue_id <> $8 and h.during && $9::
 )
 select * from booking;
 
--- 5.
+-- 6.
 with event as (
   insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
   select $1, $2, $3, v.organisation_id, v.id, $4, $5
