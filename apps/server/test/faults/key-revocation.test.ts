@@ -79,8 +79,8 @@ describe.skipIf(testDbKind !== 'postgres')('the key cache across a network parti
       await eventually(() => cache.isLive, 5_000);
       const org = await makeOrganisation(ctx.db);
       const { id } = await makeApiKey(ctx.db, ctx.vault, org.id);
-      await cache.find(id);
-      expect(cache.size).toBe(1);
+      // A loaded machine may flap the heartbeat (the cache then keeps nothing): read until the row is kept.
+      await eventually(async () => cache.isLive && (await cache.find(id), cache.size === 1), 5_000);
       // Bytes stop; the socket stays open, so only the heartbeat can tell.
       proxy.freeze();
       await eventually(() => !cache.isLive, 2_000);

@@ -40,11 +40,17 @@ describe('API keys cached in the server process', () => {
 
   it('serves a key it has read from memory: a change nobody announced is not seen', async () => {
     const { key, id } = await makeApiKey(ctx.db, ctx.vault, orgId);
-    expect(ctx.apiKeys.isLive).toBe(true);
-    expect(await status(key)).toBe(200);
-    await changeSilently(id, true);
-    // No query for the key: the cached row still says it is active.
-    expect(await status(key)).toBe(200);
+    // The cache trusts its rows only while its listener's heartbeat is fresh; a loaded machine may delay one past
+    // the trust window, and the request then reads the database. So: read the key into the cache, revoke it
+    // silently, and expect the cached row to be served; if the heartbeat flapped meanwhile, undo and try again.
+    await eventually(async () => {
+      if (!ctx.apiKeys.isLive || (await status(key)) !== 200) return false;
+      await changeSilently(id, true);
+      // No query for the key: the cached row still says it is active.
+      if ((await status(key)) === 200) return true;
+      await changeSilently(id, false);
+      return false;
+    }, 10_000);
     // Any announced change to the row drops it; the database then says revoked.
     await ctx.db.updateTable('api_keys').set({ rate_limit_per_min: 100 }).where('id', '=', id).execute();
     await settlesOn(key, 401);
