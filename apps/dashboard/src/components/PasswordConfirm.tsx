@@ -5,6 +5,7 @@ import { ok } from '../api/result.js';
 import { SESSION_KEY, useMe } from '../api/session.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNotice } from './ErrorNotice.js';
+import { PasswordField } from './PasswordField.js';
 
 /**
  * Revealing or regenerating the key and rotating a secret need the password confirmed in the last 5 minutes.
@@ -41,17 +42,13 @@ export function useRecentSignIn() {
     <Dialog open={pending !== undefined} title="Confirm your password" onClose={() => setPending(undefined)}>
       <form onSubmit={submit} className="form">
         <p>For your security, enter your password again to continue. It stays confirmed for 5 minutes.</p>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            required
-            autoFocus
-          />
-        </label>
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          autoFocus
+        />
         {confirm.isError && <ErrorNotice error={confirm.error} />}
         <div className="actions">
           <button type="submit" className="primary" disabled={confirm.isPending}>

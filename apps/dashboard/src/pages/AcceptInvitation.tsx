@@ -1,14 +1,14 @@
+import { PASSWORD_LENGTH } from '@spa/contract/dashboard';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { PasswordField } from '../components/PasswordField.js';
 import { QueryView } from '../components/States.js';
 import { formatDateTime, localTimeZone } from '../lib/format.js';
 import { PublicFrame } from './PublicFrame.js';
-
-const MIN_PASSWORD = 12;
 
 export function AcceptInvitationPage() {
   const { token } = useParams<{ token: string }>();
@@ -40,33 +40,25 @@ export function AcceptInvitationPage() {
             </p>
             <form className="form" onSubmit={submit}>
               <input type="email" hidden readOnly autoComplete="username" value={data.email} />
-              <label>
-                New password
-                <input
-                  type="password"
-                  autoComplete="new-password"
-                  minLength={MIN_PASSWORD}
-                  maxLength={256}
-                  value={password}
-                  onChange={(event) => setPassword(event.target.value)}
-                  aria-describedby="password-rule"
-                  required
-                />
-              </label>
+              <PasswordField
+                label="New password"
+                autoComplete="new-password"
+                minLength={PASSWORD_LENGTH.min}
+                maxLength={PASSWORD_LENGTH.max}
+                value={password}
+                onChange={setPassword}
+                aria-describedby="password-rule"
+              />
               <p id="password-rule" className="hint">
-                {MIN_PASSWORD} to 256 characters. A few unrelated words make a strong one.
+                {PASSWORD_LENGTH.min} to {PASSWORD_LENGTH.max} characters. A few unrelated words make a strong one.
               </p>
-              <label>
-                Repeat the password
-                <input
-                  type="password"
-                  autoComplete="new-password"
-                  value={repeat}
-                  onChange={(event) => setRepeat(event.target.value)}
-                  aria-invalid={mismatch}
-                  required
-                />
-              </label>
+              <PasswordField
+                label="Repeat the password"
+                autoComplete="new-password"
+                value={repeat}
+                onChange={setRepeat}
+                aria-invalid={mismatch}
+              />
               {mismatch && (
                 <p className="field-error" role="alert">
                   The two passwords differ.

@@ -5,6 +5,7 @@ import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
 import { rememberSignedIn, SESSION_KEY } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { PasswordField } from '../components/PasswordField.js';
 import { PublicFrame } from './PublicFrame.js';
 
 /** Only a path of this app: `next` comes from the URL, so it must not send the person to another site. */
@@ -58,16 +59,7 @@ export function SignInPage() {
             required
           />
         </label>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            required
-          />
-        </label>
+        <PasswordField label="Password" autoComplete="current-password" value={password} onChange={setPassword} />
         {signIn.isError && <ErrorNotice error={signIn.error} />}
         <button type="submit" className="primary" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}

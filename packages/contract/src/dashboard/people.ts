@@ -13,17 +13,20 @@ export const Email = z
   .email('must be a valid email address')
   .max(254, 'must be at most 254 characters');
 
-/** A new password: 12 to 256 characters (counted as JavaScript does; no other composition rule). */
+/** How long a password may be, counted as JavaScript does; the web app's password fields use the same bounds. */
+export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
+
+/** A new password: 12 to 256 characters, no other composition rule. */
 export const NewPassword = z
   .string({ required_error: 'is required' })
-  .min(12, 'must be at least 12 characters')
-  .max(256, 'must be at most 256 characters');
+  .min(PASSWORD_LENGTH.min, `must be at least ${PASSWORD_LENGTH.min} characters`)
+  .max(PASSWORD_LENGTH.max, `must be at most ${PASSWORD_LENGTH.max} characters`);
 
 /** A password being checked: anything up to 256 characters, so a too-short guess costs the same as a wrong one. */
 export const PasswordAttempt = z
   .string({ required_error: 'is required' })
   .min(1, 'must not be empty')
-  .max(256, 'must be at most 256 characters');
+  .max(PASSWORD_LENGTH.max, `must be at most ${PASSWORD_LENGTH.max} characters`);
 
 export const OrganisationSummary = z.object({ id: Uuid, slug: z.string(), name: z.string() });
 
