@@ -85,6 +85,9 @@ const ROW = {
   cancellation_policy_text: null,
   skills: [],
   required_skills: [],
+  // An acceptance's read of its offer and the booking's holders (bookings/therapist-workflow.repository.ts).
+  offered: true,
+  holder_ids: [ID],
 };
 
 interface Operation {

@@ -19,9 +19,9 @@ export async function findBookingByExternalId(db: Db, venueId: string, externalI
 }
 
 /**
- * A booking with what the routes on one booking need of its venue: the organisation (the key's boundary) and
- * the cancellation policy. `lock` takes the booking's row lock (FOR UPDATE OF bookings): status changes of
- * one booking are serialised.
+ * A booking with what the steps on one booking need of its venue: the organisation (the key's or the dashboard
+ * scope's boundary), the cancellation policy and the inter-venue buffer, and the assigned therapist. `lock` takes
+ * the booking's row lock (FOR UPDATE OF bookings): status changes of one booking are serialised.
  */
 function bookingWithVenue(db: Db, lock: boolean) {
   const query = db
@@ -29,8 +29,10 @@ function bookingWithVenue(db: Db, lock: boolean) {
     .innerJoin('venues', 'venues.id', 'bookings.venue_id')
     .select([
       ...BOOKING_COLUMNS.map((c) => `bookings.${c}` as const),
+      'bookings.therapist_id',
       'venues.organisation_id',
       'venues.cancellation_policy',
+      'venues.inter_venue_buffer_minutes',
     ]);
   return lock ? query.forUpdate('bookings') : query;
 }
@@ -83,17 +85,6 @@ export async function markCancelled(
     .where('id', '=', id)
     .returning(BOOKING_COLUMNS)
     .executeTakeFirstOrThrow();
-}
-
-/** Row lock: status changes of one booking are serialised. */
-export async function lockBooking(trx: Trx, id: string) {
-  return trx
-    .selectFrom('bookings')
-    .select(BOOKING_COLUMNS)
-    .select('therapist_id')
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
 }
 
 /**
@@ -315,8 +306,10 @@ export async function therapistClashes(
   return rows;
 }
 
-/** Releases the room and therapists of a booking at once (cancel, complete, no-show). */
+/** Releases the room and therapists of a booking at once (cancel, complete, no-show), in one statement. */
 export async function releaseReservations(trx: Trx, bookingId: string) {
-  await trx.deleteFrom('room_reservations').where('booking_id', '=', bookingId).execute();
-  await trx.deleteFrom('therapist_reservations').where('booking_id', '=', bookingId).execute();
+  await sql`
+    with room as (delete from room_reservations where booking_id = ${bookingId})
+    delete from therapist_reservations where booking_id = ${bookingId}
+  `.execute(trx);
 }

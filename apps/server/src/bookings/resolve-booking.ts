@@ -1,4 +1,5 @@
 import { isUuid } from '@spa/contract';
+import type { OrganisationScope } from '../auth/organisation-scope.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import {
@@ -53,4 +54,22 @@ export async function resolveBooking(
   if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id }))
     throw refuse.forbidden();
   return booking;
+}
+
+/**
+ * The booking a workflow step names by its UUID (an operator's CLI command, a dashboard person's button), read
+ * and row-locked inside the step's transaction by the same read as resolveBooking. With a dashboard scope, a
+ * booking outside it reads as absent (undefined), as every dashboard record does.
+ */
+export async function resolveBookingForStep(
+  trx: Db,
+  bookingId: string,
+  scope: OrganisationScope | undefined,
+): Promise<BookingWithVenue | undefined> {
+  const booking = await findBookingById(trx, bookingId, { lock: true });
+  if (!booking || !scope) return booking;
+  const visible =
+    booking.organisation_id === scope.organisationId &&
+    (scope.venueIds === null || scope.venueIds.includes(booking.venue_id));
+  return visible ? booking : undefined;
 }

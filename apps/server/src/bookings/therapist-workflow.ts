@@ -6,15 +6,19 @@ import { instantFromDb, tstzrange } from '../lib/instant.js';
 import { isLostRace } from '../db/pg-errors.js';
 import type { AuditAction } from '@spa/contract/dashboard';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { OrganisationScope } from '../auth/organisation-scope.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { recordBookingEvent } from '../webhooks/record-event.js';
+import { holdKeys, lockHolds, releaseReservations, therapistsBusyElsewhere } from './bookings.repository.js';
+import { resolveBookingForStep } from './resolve-booking.js';
 import {
-  holdKeys,
-  lockBooking,
-  lockHolds,
-  releaseReservations,
-  therapistsBusyElsewhere,
-} from './bookings.repository.js';
+  isTherapistOf,
+  markConfirmed,
+  markFinished,
+  moveTherapistHold,
+  readOfferAndHolders,
+  readSkillsToAccept,
+} from './therapist-workflow.repository.js';
 
 /** A refusal of a booking workflow step, for the operator (the CLI prints it as any OperatorError). */
 export class BookingWorkflowError extends OperatorError {}
@@ -29,9 +33,17 @@ export class TherapistNotEligibleError extends BookingWorkflowError {
   override readonly status = 422;
 }
 
-/** Who records a workflow step: the audit trail of the CLI's operator or of a dashboard person. */
-interface Audited {
+/** Who records a workflow step and whose bookings it may touch. */
+interface StepContext {
+  /** The audit trail of the CLI's operator or of a dashboard person; none, nothing is audited. */
   audit?: AuditTrail | undefined;
+  /**
+   * A dashboard person's scope: a booking outside it is refused with `refuseMissing()`, as an absent one, and a
+   * therapist of another organisation is answered like an unknown one, so nothing of theirs shows through.
+   */
+  scope?: OrganisationScope | undefined;
+  /** The refusal of an absent booking, when the caller answers it its own way (the dashboard's 404). */
+  refuseMissing?: (() => Error) | undefined;
 }
 
 /**
@@ -41,39 +53,25 @@ interface Audited {
  */
 export async function acceptBooking(
   db: Db,
-  input: { bookingId: string; therapistId: string; now: Temporal.Instant } & Audited,
+  input: { bookingId: string; therapistId: string; now: Temporal.Instant } & StepContext,
 ) {
   try {
     return await db.transaction().execute(async (trx) => {
-      const booking = await lockBooking(trx, input.bookingId);
-      if (!booking) throw new BookingWorkflowError(`No booking ${input.bookingId}`);
+      const booking = await resolveStep(trx, input);
+      if (input.scope && !(await isTherapistOf(trx, input.therapistId, booking.organisation_id)))
+        throw new TherapistNotEligibleError(`No therapist ${input.therapistId}`);
       if (booking.status !== 'pending' && booking.status !== 'awaiting_therapist') {
         throw new BookingStateConflictError(
           `Booking ${booking.id} is ${booking.status}; only pending or awaiting_therapist bookings can be accepted`,
         );
       }
-      const offer = await trx
-        .selectFrom('booking_offers')
-        .select('therapist_id')
-        .where('booking_id', '=', booking.id)
-        .where('therapist_id', '=', input.therapistId)
-        .executeTakeFirst();
-      if (!offer) throw await notOffered(trx, booking, input.therapistId);
+      const { offered, holderIds } = await readOfferAndHolders(trx, booking.id, input.therapistId);
+      if (!offered) throw await notOffered(trx, booking, input.therapistId);
 
-      const reserved = await trx
-        .selectFrom('therapist_reservations')
-        .select(['therapist_id', 'venue_id', 'during'])
-        .where('booking_id', '=', booking.id)
-        .execute();
-      if (!reserved.some((r) => r.therapist_id === input.therapistId)) {
+      if (!holderIds.includes(input.therapistId)) {
         const start = instantFromDb(booking.start_at);
         const end = instantFromDb(booking.end_at);
-        const venue = await trx
-          .selectFrom('venues')
-          .select('inter_venue_buffer_minutes')
-          .where('id', '=', booking.venue_id)
-          .executeTakeFirstOrThrow();
-        const buffer = { minutes: venue.inter_venue_buffer_minutes };
+        const buffer = { minutes: booking.inter_venue_buffer_minutes };
         await lockHolds(
           trx,
           holdKeys('therapist', input.therapistId, { start: start.subtract(buffer), end: end.add(buffer) }),
@@ -83,48 +81,34 @@ export async function acceptBooking(
           venueId: booking.venue_id,
           start,
           end,
-          bufferMinutes: venue.inter_venue_buffer_minutes,
+          bufferMinutes: booking.inter_venue_buffer_minutes,
         });
         if (busy.length) throw notFree(input.therapistId);
         // The accepting therapist takes the place of one tentative therapist.
-        const replaced = reserved[0];
-        if (replaced) {
-          await trx
-            .deleteFrom('therapist_reservations')
-            .where('booking_id', '=', booking.id)
-            .where('therapist_id', '=', replaced.therapist_id)
-            .execute();
-        }
-        await trx
-          .insertInto('therapist_reservations')
-          .values({
-            booking_id: booking.id,
-            therapist_id: input.therapistId,
-            venue_id: booking.venue_id,
-            during: tstzrange(start, end),
-          })
-          .execute();
+        await moveTherapistHold(trx, {
+          bookingId: booking.id,
+          venueId: booking.venue_id,
+          therapistId: input.therapistId,
+          during: tstzrange(start, end),
+          replacedId: holderIds[0],
+        });
       }
-      await trx
-        .updateTable('booking_offers')
-        .set({ accepted_at: input.now.toString() })
-        .where('booking_id', '=', booking.id)
-        .where('therapist_id', '=', input.therapistId)
-        .execute();
-      const confirmed = await trx
-        .updateTable('bookings')
-        .set({ status: 'confirmed', therapist_id: input.therapistId, updated_at: input.now.toString() })
-        .where('id', '=', booking.id)
-        .returning(['id', 'status', 'therapist_id'])
-        .executeTakeFirstOrThrow();
-      await recordBookingEvent(trx, 'booking.confirmed', booking.id);
+      const confirmed = await markConfirmed(trx, booking.id, input.therapistId, input.now);
+      await recordBookingEvent(trx, 'booking.confirmed', confirmed);
       await recordStep(trx, input.audit, booking, 'booking.acceptance_recorded');
-      return confirmed;
+      return stepResult(confirmed);
     });
   } catch (error) {
     if (isLostRace(error)) throw notFree(input.therapistId);
     throw error;
   }
+}
+
+/** The booking the step names, locked, or the caller's refusal of an absent one. */
+async function resolveStep(trx: Transaction<Database>, input: { bookingId: string } & StepContext) {
+  const booking = await resolveBookingForStep(trx, input.bookingId, input.scope);
+  if (!booking) throw input.refuseMissing?.() ?? new BookingWorkflowError(`No booking ${input.bookingId}`);
+  return booking;
 }
 
 function notFree(therapistId: string) {
@@ -140,11 +124,10 @@ export async function finishBooking(
     bookingId: string;
     outcome: Extract<BookingStatus, 'completed' | 'no_show'>;
     now: Temporal.Instant;
-  } & Audited,
+  } & StepContext,
 ) {
   return db.transaction().execute(async (trx) => {
-    const booking = await lockBooking(trx, input.bookingId);
-    if (!booking) throw new BookingWorkflowError(`No booking ${input.bookingId}`);
+    const booking = await resolveStep(trx, input);
     if (booking.status !== 'confirmed') {
       throw new BookingStateConflictError(
         `Booking ${booking.id} is ${booking.status}; only confirmed bookings can be marked ${input.outcome.replace('_', '-')}`,
@@ -157,38 +140,32 @@ export async function finishBooking(
       );
     }
     await releaseReservations(trx, booking.id);
-    const finished = await trx
-      .updateTable('bookings')
-      .set({ status: input.outcome, updated_at: input.now.toString() })
-      .where('id', '=', booking.id)
-      .returning(['id', 'status', 'therapist_id'])
-      .executeTakeFirstOrThrow();
-    await recordBookingEvent(trx, input.outcome === 'completed' ? 'booking.completed' : 'booking.no_show', booking.id);
+    const finished = await markFinished(trx, booking.id, input.outcome, input.now);
+    await recordBookingEvent(trx, input.outcome === 'completed' ? 'booking.completed' : 'booking.no_show', finished);
     await recordStep(
       trx,
       input.audit,
       booking,
       input.outcome === 'completed' ? 'booking.completion_recorded' : 'booking.no_show_recorded',
     );
-    return finished;
+    return stepResult(finished);
   });
+}
+
+/** What a step answers its caller (the CLI prints it; the dashboard reads the booking's page afresh). */
+function stepResult({ id, status, therapist_id }: { id: string; status: BookingStatus; therapist_id: string | null }) {
+  return { id, status, therapist_id };
 }
 
 /** The audit row of a workflow step, in its transaction, on the record of the booking's organisation. */
 async function recordStep(
   trx: Transaction<Database>,
   audit: AuditTrail | undefined,
-  booking: { id: string; venue_id: string },
+  booking: { id: string; organisation_id: string },
   action: Extract<AuditAction, `booking.${string}`>,
 ) {
-  if (!audit) return;
-  const venue = await trx
-    .selectFrom('venues')
-    .select('organisation_id')
-    .where('id', '=', booking.venue_id)
-    .executeTakeFirstOrThrow();
-  await audit.record(trx, {
-    organisationId: venue.organisation_id,
+  await audit?.record(trx, {
+    organisationId: booking.organisation_id,
     action,
     target: { type: 'booking', id: booking.id },
   });
@@ -200,18 +177,9 @@ async function notOffered(
   booking: { id: string; treatment_id: string },
   therapistId: string,
 ) {
-  const therapist = await trx
-    .selectFrom('therapists')
-    .select('skills')
-    .where('id', '=', therapistId)
-    .executeTakeFirst();
-  if (!therapist) return new TherapistNotEligibleError(`No therapist ${therapistId}`);
-  const { required_skills } = await trx
-    .selectFrom('treatments')
-    .select('required_skills')
-    .where('id', '=', booking.treatment_id)
-    .executeTakeFirstOrThrow();
-  const missing = required_skills.filter((skill) => !therapist.skills.includes(skill));
+  const { skills, required_skills } = await readSkillsToAccept(trx, therapistId, booking.treatment_id);
+  if (!skills) return new TherapistNotEligibleError(`No therapist ${therapistId}`);
+  const missing = required_skills.filter((skill) => !skills.includes(skill));
   if (missing.length)
     return new TherapistNotEligibleError(
       `Therapist ${therapistId} lacks the skills booking ${booking.id} needs: ${missing.join(', ')}`,

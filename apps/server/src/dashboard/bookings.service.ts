@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { OrganisationScope } from '../auth/organisation-scope.js';
 import { findScopedBooking, listBookingEvents, listEligibleTherapists } from '../bookings/booking-detail.repository.js';
-import { acceptBooking, finishBooking, TherapistNotEligibleError } from '../bookings/therapist-workflow.js';
+import { acceptBooking, finishBooking } from '../bookings/therapist-workflow.js';
 import type { Db } from '../db/connect.js';
 import { notFound } from '../errors/dashboard-errors.js';
 import { isoFromDb } from '../lib/instant.js';
@@ -18,7 +18,7 @@ const MAX_BOOKING_DELIVERIES = 100;
 /** One booking of the scope in full; 404 `Booking not found` outside it. Deliveries only for an admin. */
 export async function readBookingDetail(db: Db, scope: OrganisationScope, bookingId: string) {
   const row = await findScopedBooking(db, scope, bookingId);
-  if (!row) throw notFound(DashboardErrorText.BookingNotFound);
+  if (!row) throw bookingNotFound();
   const [events, deliveries, eligible] = await Promise.all([
     listBookingEvents(db, bookingId),
     scope.venueIds === null
@@ -45,40 +45,33 @@ interface StepInput {
 }
 
 /**
- * A therapist's acceptance, recorded from the dashboard with the CLI's own service (same checks, same event).
- * A therapist of another organisation is answered like an unknown one, so nothing of theirs shows through.
+ * A therapist's acceptance, recorded from the dashboard with the CLI's own service (same checks, same event),
+ * within the person's scope: a booking outside it is 404, a therapist of another organisation is answered like
+ * an unknown one.
  */
 export async function recordAcceptance(db: Db, input: StepInput & { therapistId: string }) {
-  await visibleBooking(db, input.scope, input.bookingId);
-  const therapist = await db
-    .selectFrom('therapists')
-    .select('id')
-    .where('id', '=', input.therapistId)
-    .where('organisation_id', '=', input.scope.organisationId)
-    .executeTakeFirst();
-  if (!therapist) throw new TherapistNotEligibleError(`No therapist ${input.therapistId}`);
   await acceptBooking(db, {
     bookingId: input.bookingId,
     therapistId: input.therapistId,
     now: input.clock.now(),
     audit: input.audit,
+    scope: input.scope,
+    refuseMissing: bookingNotFound,
   });
   return readBookingDetail(db, input.scope, input.bookingId);
 }
 
-/** Completion or no-show, recorded from the dashboard with the CLI's own service. */
+/** Completion or no-show, recorded from the dashboard with the CLI's own service, within the person's scope. */
 export async function recordOutcome(db: Db, input: StepInput & { outcome: 'completed' | 'no_show' }) {
-  await visibleBooking(db, input.scope, input.bookingId);
   await finishBooking(db, {
     bookingId: input.bookingId,
     outcome: input.outcome,
     now: input.clock.now(),
     audit: input.audit,
+    scope: input.scope,
+    refuseMissing: bookingNotFound,
   });
   return readBookingDetail(db, input.scope, input.bookingId);
 }
 
-/** A booking's venue never changes, so checking visibility before the step cannot be outrun. */
-async function visibleBooking(db: Db, scope: OrganisationScope, bookingId: string) {
-  if (!(await findScopedBooking(db, scope, bookingId))) throw notFound(DashboardErrorText.BookingNotFound);
-}
+const bookingNotFound = () => notFound(DashboardErrorText.BookingNotFound);

@@ -2,65 +2,41 @@
 -- acceptBooking (bookings/therapist-workflow.ts) by a therapist other than the one tentatively held, statement by statement.
 
 -- 1.
-select "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "therapist_id"
+select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
 from "bookings"
-where "id" = $1 for update;
+inner join "venues" on "venues"."id" = "bookings"."venue_id"
+where "bookings"."id" = $1
+for update of "bookings";
 
 -- 2.
-select "therapist_id"
-from "booking_offers"
-where "booking_id" = $1
-  and "therapist_id" = $2;
+select exists (select 1 from booking_offers where booking_id = $1 and therapist_id = $2) as offered,
+array(select therapist_id::text from therapist_reservations where booking_id = $3) as holder_ids;
 
 -- 3.
-select "therapist_id", "venue_id", "during"
-from "therapist_reservations"
-where "booking_id" = $1;
-
--- 4.
-select "inter_venue_buffer_minutes"
-from "venues"
-where "id" = $1;
-
--- 5.
 set local lock_timeout = 0;
 
--- 6.
+-- 4.
 select pg_advisory_xact_lock(('x' || substr(md5("k"."key"), 1, 16))::bit(64)::bigint)
 from unnest($1::text[]) with ordinality as k(key, n) order by n;
 
--- 7.
+-- 5.
 select distinct h.therapist_id from therapist_reservations h
 where h.therapist_id = any($1::uuid[]) and h.venue_id <> $2 and h.during && $3::tstzrange;
 
+-- 6.
+with released as (
+  delete from therapist_reservations where booking_id = $1 and therapist_id = $2
+)
+insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
+values ($3, $4, $5, $6::tstzrange);
+
+-- 7.
+with "offer" as (update "booking_offers" set "accepted_at" = $1 where "booking_id" = $2 and "therapist_id" = $3) update "bookings"
+set "status" = $4, "therapist_id" = $5, "updated_at" = $6
+where "id" = $7
+returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "therapist_id";
+
 -- 8.
-delete
-from "therapist_reservations"
-where "booking_id" = $1
-  and "therapist_id" = $2;
-
--- 9.
-insert into "therapist_reservations" ("booking_id", "therapist_id", "venue_id", "during")
-values ($1, $2, $3, $4);
-
--- 10.
-update "booking_offers"
-set "accepted_at" = $1
-where "booking_id" = $2
-  and "therapist_id" = $3;
-
--- 11.
-update "bookings"
-set "status" = $1, "therapist_id" = $2, "updated_at" = $3
-where "id" = $4
-returning "id", "status", "therapist_id";
-
--- 12.
-select "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text"
-from "bookings"
-where "id" = $1;
-
--- 13.
 with event as (
   insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
   select $1, $2, $3, v.organisation_id, v.id, $4, $5
