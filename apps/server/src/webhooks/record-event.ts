@@ -20,10 +20,9 @@ const EVENT_OF_STATUS: Partial<Record<BookingStatus, WebhookEventType>> = {
 /**
  * The outbox: writes the event of a booking change inside the change's own transaction (so it exists exactly
  * when the change committed), with one pending delivery per enabled endpoint of the booking's organisation
- * that wants it. `booking` is the row as it is now, or its id to read it. One round trip with a row.
+ * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING): one round trip.
  */
-export async function recordBookingEvent(trx: Trx, type: WebhookEventType, booking: BookingRow | string) {
-  const row = typeof booking === 'string' ? await readBooking(trx, booking) : booking;
+export async function recordBookingEvent(trx: Trx, type: WebhookEventType, row: BookingRow) {
   const timestamp = isoFromDb(row.updated_at);
   // Typed by the contract's event schemas, the same ones the OpenAPI document's webhooks and the SDK read.
   const event: WebhookEvent = { type, timestamp, data: { booking: toBooking(row) } };
@@ -65,8 +64,4 @@ export async function watchStatusChanges(trx: Trx, bookingIds: string[]): Promis
       if (type && before.get(row.id) !== row.status) await recordBookingEvent(trx, type, row);
     }
   };
-}
-
-async function readBooking(trx: Trx, id: string): Promise<BookingRow> {
-  return trx.selectFrom('bookings').select(BOOKING_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
 }

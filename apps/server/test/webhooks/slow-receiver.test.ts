@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOOKING_COLUMNS } from '../../src/db/columns.js';
 import { recordBookingEvent } from '../../src/webhooks/record-event.js';
 import { eventually } from '../faults/support/child-server.js';
 import { createWebhookContext } from './webhook-context.js';
@@ -47,7 +48,12 @@ describe('webhooks to a slow receiver under a burst of events', () => {
     const f = await ctx.venueWithEndpoint(receiver.url);
     const booking = await ctx.book(f, { start_at: '2026-12-01T10:00:00Z' });
     await ctx.db.transaction().execute(async (trx) => {
-      for (let i = 1; i < EVENTS; i++) await recordBookingEvent(trx, 'booking.confirmed', booking.id);
+      const row = await trx
+        .selectFrom('bookings')
+        .select(BOOKING_COLUMNS)
+        .where('id', '=', booking.id)
+        .executeTakeFirstOrThrow();
+      for (let i = 1; i < EVENTS; i++) await recordBookingEvent(trx, 'booking.confirmed', row);
     });
     ctx.engine.start();
     await eventually(async () => {
