@@ -9,6 +9,7 @@ import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { type Api, apiOf } from './api.js';
+import { dashboardClientOf, partnerClientOf } from './typed-api.js';
 import { fixedClock } from './fixed-clock.js';
 import { openTestDatabase } from './test-db.js';
 
@@ -18,8 +19,12 @@ export interface TestContext<C extends Clock = FixedClock> {
   handle: DatabaseHandle & { name?: string };
   db: DatabaseHandle['db'];
   app: Express;
-  /** Requests with a key and the fixed request id (support/api.ts). */
+  /** Untyped requests with a key and the fixed request id (support/api.ts), for what the contract cannot express. */
   api: Api;
+  /** The partner API's typed client as a key calls it (support/typed-api.ts): `ctx.partner(key).bookings.get(…)`. */
+  partner: ReturnType<typeof partnerClientOf>;
+  /** The dashboard API's typed client as its page calls it, signed in when given a session. */
+  dashboard: ReturnType<typeof dashboardClientOf>;
   vault: KeyVault;
   /** The app's key cache (src/auth/api-key-cache.ts), listening on this database. */
   apiKeys: ApiKeyCache;
@@ -79,6 +84,8 @@ export async function createTestContext<C extends Clock = FixedClock>(
     db: handle.db,
     app,
     api: apiOf(app),
+    partner: partnerClientOf(app),
+    dashboard: dashboardClientOf(app, publicUrl ?? TEST_PUBLIC_URL),
     vault,
     apiKeys,
     clock,

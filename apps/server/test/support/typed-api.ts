@@ -1,0 +1,77 @@
+import { contract } from '@spa/contract';
+import { dashboardContract } from '@spa/contract/dashboard';
+import { type ApiFetcher, type AppRouter, initClient } from '@ts-rest/core';
+import type { Express } from 'express';
+import request from 'supertest';
+import { expect } from 'vitest';
+import { REQUEST_ID } from './api.js';
+
+/**
+ * ts-rest's fetcher replaced by a supertest call into the in-process app (no port, no fetch): the client built
+ * on it takes its paths, params, queries and bodies from the contract and answers the contract's responses.
+ * The headers ts-rest sets (content-type, the caller's) go as they are; the body is the JSON ts-rest wrote.
+ */
+export function supertestFetcher(app: Express): ApiFetcher {
+  return async ({ method, path, headers, body }) => {
+    const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    let test = request(app)[verb](path).set(headers);
+    if (body !== undefined && body !== null) test = test.send(body as string);
+    const res = await test;
+    const json = /\bjson\b/.test(String(res.headers['content-type'] ?? ''));
+    return { status: res.status, body: json ? res.body : res.text, headers: headersOf(res.headers) };
+  };
+}
+
+/** supertest's header record (a Set-Cookie is a list) as the Headers ts-rest answers with. */
+function headersOf(record: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(record)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
+function clientOf<R extends AppRouter>(router: R, app: Express, baseHeaders: Record<string, string>) {
+  return initClient(router, { baseUrl: '', api: supertestFetcher(app), baseHeaders, throwOnUnknownStatus: true });
+}
+
+/**
+ * The partner API's typed client over the app, as a key calls it (null: no Authorization header), with the
+ * fixed request id so error bodies compare whole. `partner(key).bookings.cancel({ params, body })`.
+ */
+export function partnerClientOf(app: Express) {
+  const clients = new Map<string | null, ReturnType<typeof build>>();
+  const build = (key: string | null) =>
+    clientOf(contract, app, {
+      'x-request-id': REQUEST_ID,
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+    });
+  return (key: string | null) => {
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = build(key)));
+    return client;
+  };
+}
+
+export type PartnerClient = ReturnType<ReturnType<typeof partnerClientOf>>;
+
+/** The dashboard API's typed client, as the dashboard's page calls it: its Origin, and a session when given. */
+export function dashboardClientOf(app: Express, origin: string) {
+  return (session?: { token: string; csrf: string }) =>
+    clientOf(dashboardContract, app, {
+      'x-request-id': REQUEST_ID,
+      origin,
+      ...(session ? { cookie: `spa_session=${session.token}`, 'x-csrf-token': session.csrf } : {}),
+    });
+}
+
+/**
+ * Asserts the status (showing the body when it differs) and narrows the answer to that status's response, so
+ * the test reads the body the contract gives it.
+ */
+export function expectStatus<R extends { status: number; body: unknown }, S extends R['status']>(
+  res: R,
+  status: S,
+): asserts res is Extract<R, { status: S }> {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+}
