@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { EVERY_DAY } from '../support/calendar.js';
@@ -21,7 +20,7 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
     const f = await makeBookableVenue(ctx.db, ctx.vault);
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        ctx.api.book(
+        ctx.v1.book(
           f.venue.id,
           bookingBody(f.variant.id, { guest: { first_name: 'G', last_name: `${i}`, email: `g${i}@example.com` } }),
           f.key,
@@ -39,13 +38,13 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
   it('creates one booking from 20 parallel creates with one external_id', async () => {
     const f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 5, therapists: 5 });
     const body = bookingBody(f.variant.id, { external_id: 'same-key' });
-    const responses = await Promise.all(Array.from({ length: 20 }, () => ctx.api.book(f.venue.id, body, f.key)));
+    const responses = await Promise.all(Array.from({ length: 20 }, () => ctx.v1.book(f.venue.id, body, f.key)));
     for (const r of responses) {
       expect([201, 200, 409]).toContain(r.status);
       if (r.status === 409) expect(r.body.error).toBe('duplicate_external_id');
     }
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
-    const ids = new Set(responses.filter((r) => r.status < 300).map((r) => r.body.data.id));
+    const ids = new Set(responses.flatMap((r) => (r.status === 201 || r.status === 200 ? [r.body.data.id] : [])));
     expect(ids.size).toBe(1);
     const rows = await ctx.db.selectFrom('bookings').select('id').where('venue_id', '=', f.venue.id).execute();
     expect(rows).toHaveLength(1);
@@ -60,14 +59,11 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
     const operations = Array.from({ length: 80 }, async (_, i) => {
       if (i % 4 === 3 && created.length) {
         const id = created[Math.floor(random() * created.length)]!;
-        const r = await request(ctx.app)
-          .post(`/v1/bookings/${id}/cancel`)
-          .set('Authorization', `Bearer ${f.key}`)
-          .send({ reason: 'load' });
+        const r = await ctx.v1.cancel(id, f.key, { reason: 'load' });
         expect([200, 422]).toContain(r.status);
         return;
       }
-      const r = await ctx.api.book(
+      const r = await ctx.v1.book(
         f.venue.id,
         bookingBody(f.variant.id, {
           start_at: starts[Math.floor(random() * starts.length)],
@@ -126,8 +122,8 @@ describe.skipIf(testDbKind !== 'postgres')('booking integrity under concurrency 
       });
       // A at 10:00–11:00 Paris, B at 11:00–12:00 Paris: back to back, inside B's 30-minute buffer.
       const [a, b] = await Promise.all([
-        ctx.api.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-25T09:00:00Z' }), f.key),
-        ctx.api.book(other.id, bookingBody(otherTreatment.variant.id, { start_at: '2026-11-25T10:00:00Z' }), f.key),
+        ctx.v1.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-25T09:00:00Z' }), f.key),
+        ctx.v1.book(other.id, bookingBody(otherTreatment.variant.id, { start_at: '2026-11-25T10:00:00Z' }), f.key),
       ]);
       expect([a.status, b.status].filter((s) => s === 201).length).toBeLessThanOrEqual(1);
       expect([a.status, b.status]).toContain(201);

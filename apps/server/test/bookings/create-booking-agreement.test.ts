@@ -3,6 +3,7 @@ import { EVERY_DAY, makeRoom, makeTherapist, makeTreatment, makeVenue } from '..
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue, type BookableVenue } from '../support/booking-fixture.js';
 import { setup, TEST_NOW as NOW } from '../support/test-app.js';
+import { dayStarts, expectStatus } from '../support/typed-api.js';
 
 // Each sweep sends about 300 requests: on a busy machine that takes longer than the default test timeout.
 describe(
@@ -17,14 +18,13 @@ describe(
      * restores the day), every other one is refused (400 if not in the future, else 409). The listing is the same after.
      */
     async function sweep(v: BookableVenue, date: string, guestCount: number) {
-      const listed = await ctx.api.availability(
+      const listed = await ctx.v1.availability(
         v.venue.id,
         v.variant.id,
-        `date=${date}&guest_count=${guestCount}`,
+        { date, guest_count: String(guestCount) },
         v.key,
       );
-      expect(listed.status).toBe(200);
-      const starts = new Set<string>(listed.body.data.slots.map((s: { start_at: string }) => s.start_at));
+      const starts = new Set(dayStarts(listed));
       const zone = v.venue.timezone ?? 'UTC';
       const dayStart = Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: zone }).toInstant();
       const dayEnd = Temporal.PlainDate.from(date).add({ days: 1 }).toZonedDateTime({ timeZone: zone }).toInstant();
@@ -33,27 +33,28 @@ describe(
       for (let t = dayStart; Temporal.Instant.compare(t, dayEnd) < 0; t = t.add({ minutes: 5 })) {
         const instant = t.toString();
         if (starts.has(instant)) continue;
-        const res = await ctx.api.book(
+        const res = await ctx.v1.book(
           v.venue.id,
           bookingBody(v.variant.id, { start_at: instant, guest_count: guestCount }),
           v.key,
         );
         const expected =
           Temporal.Instant.compare(t, now) <= 0 ? [400, 'start_at must be in the future'] : [409, 'slot_unavailable'];
-        expect([res.status, res.body.error], instant).toEqual(expected);
+        expect([res.status, 'error' in res.body ? res.body.error : undefined], instant).toEqual(expected);
         refused++;
       }
       for (const start of starts) {
-        const res = await ctx.api.book(
+        const res = await ctx.v1.book(
           v.venue.id,
           bookingBody(v.variant.id, { start_at: start, guest_count: guestCount }),
           v.key,
         );
-        expect([res.status, res.body.data?.start_at], start).toEqual([201, start]);
-        expect((await ctx.api.cancel(res.body.data.id, v.key, { reason: 'test' })).status).toBe(200);
+        expectStatus(res, 201);
+        expect(res.body.data.start_at, start).toBe(start);
+        expect((await ctx.v1.cancel(res.body.data.id, v.key, { reason: 'test' })).status).toBe(200);
       }
       expect(
-        (await ctx.api.availability(v.venue.id, v.variant.id, `date=${date}&guest_count=${guestCount}`, v.key)).body,
+        (await ctx.v1.availability(v.venue.id, v.variant.id, { date, guest_count: String(guestCount) }, v.key)).body,
       ).toEqual(listed.body);
       expect(refused + starts.size).toBe(dayEnd.since(dayStart).total({ unit: 'minute' }) / 5);
       return [...starts];
@@ -98,13 +99,13 @@ describe(
       });
       // T3 at O first, so that the one-guest booking at 16:00 local cannot pick T3.
       const booked = [
-        await ctx.api.book(o.id, bookingBody(oTreatment.variant.id, { start_at: '2026-12-03T14:00:00Z' }), s.key),
-        await ctx.api.book(
+        await ctx.v1.book(o.id, bookingBody(oTreatment.variant.id, { start_at: '2026-12-03T14:00:00Z' }), s.key),
+        await ctx.v1.book(
           s.venue.id,
           bookingBody(s.variant.id, { start_at: '2026-12-03T10:00:00Z', guest_count: 2 }),
           s.key,
         ),
-        await ctx.api.book(s.venue.id, bookingBody(s.variant.id, { start_at: '2026-12-03T15:00:00Z' }), s.key),
+        await ctx.v1.book(s.venue.id, bookingBody(s.variant.id, { start_at: '2026-12-03T15:00:00Z' }), s.key),
       ];
       expect(booked.map((r) => r.status)).toEqual([201, 201, 201]);
     });
@@ -137,14 +138,12 @@ describe(
         shifts: [{ venue_id: d.venue.id, days_of_week: EVERY_DAY, start_time: '00:00', end_time: '23:59' }],
       });
       expect(
-        (await ctx.api.book(d.venue.id, bookingBody(d.variant.id, { start_at: '2026-10-25T11:00:00Z' }), d.key)).status,
+        (await ctx.v1.book(d.venue.id, bookingBody(d.variant.id, { start_at: '2026-10-25T11:00:00Z' }), d.key)).status,
       ).toBe(201); // 12:00 local
-      const listed = (await ctx.api.availability(d.venue.id, d.variant.id, 'date=2026-10-25', d.key)).body.data
-        .slots as {
-        start_at: string;
-        local_time: string;
-        out_of_hours: boolean;
-      }[];
+      const day = await ctx.v1.availability(d.venue.id, d.variant.id, { date: '2026-10-25' }, d.key);
+      expectStatus(day, 200);
+      if (day.body.data.mode !== 'day') throw new Error(`a date query answered ${day.body.data.mode} mode`);
+      const listed = day.body.data.slots;
       const starts = await sweep(d, '2026-10-25', 1);
       // 00:00–22:30 local every 30 minutes (46), less 11:30, 12:00 and 12:30 around the booking.
       expect(starts).toHaveLength(43);

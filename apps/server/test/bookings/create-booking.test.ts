@@ -1,8 +1,13 @@
+import type { CreateBookingBody } from '@spa/contract';
+import type { z } from 'zod';
 import { EVERY_DAY, makeRoom, makeTherapist } from '../support/factories.js';
 import { holdsOf } from '../support/holds.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue, type BookableVenue } from '../support/booking-fixture.js';
 import { setup, TEST_NOW as NOW } from '../support/test-app.js';
+import { expectStatus } from '../support/typed-api.js';
+
+type CreateBody = z.input<typeof CreateBookingBody>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -17,9 +22,11 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
     });
   });
   beforeEach(() => ctx.clock.set(NOW));
+  const book = (venueId: string, body: CreateBody, key: string) =>
+    ctx.partner(key).bookings.create({ params: { venue_id: venueId }, body });
 
   it('answers the full booking shape, status pending, echoing price_paid as total_price even when it differs from the catalogue', async () => {
-    const res = await ctx.api.book(
+    const res = await book(
       f.venue.id,
       bookingBody(f.variant.id, {
         start_at: '2026-11-25T09:00:00Z',
@@ -37,8 +44,8 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
       }),
       f.key,
     );
-    expect(res.status).toBe(201);
-    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expectStatus(res, 201);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
     const customer = await ctx.db
       .selectFrom('customers')
       .select(['id', 'first_name', 'last_name', 'email', 'phone', 'language'])
@@ -89,8 +96,8 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
       guest: { first_name: 'Jo', last_name: 'Doe', email: 'jo.defaults@example.com' },
     });
     delete (body as { guest_count?: number }).guest_count;
-    const res = await ctx.api.book(f.venue.id, body, f.key);
-    expect(res.status).toBe(201);
+    const res = await book(f.venue.id, body, f.key);
+    expectStatus(res, 201);
     expect(res.body.data).toMatchObject({
       guest_count: 1,
       notes: null,
@@ -107,21 +114,14 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
   });
 
   it('takes start_at with any explicit offset and answers it in UTC', async () => {
-    const res = await ctx.api.book(
-      f.venue.id,
-      bookingBody(f.variant.id, { start_at: '2026-11-25T15:00:00+01:00' }),
-      f.key,
-    );
-    expect([res.status, res.body.data.start_at, res.body.data.end_at]).toEqual([
-      201,
-      '2026-11-25T14:00:00Z',
-      '2026-11-25T15:00:00Z',
-    ]);
+    const res = await book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-25T15:00:00+01:00' }), f.key);
+    expectStatus(res, 201);
+    expect([res.body.data.start_at, res.body.data.end_at]).toEqual(['2026-11-25T14:00:00Z', '2026-11-25T15:00:00Z']);
   });
 
   it('holds one room for [start, end + turnover) and one therapist per guest for [start, end)', async () => {
-    const res = await ctx.api.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-26T09:00:00Z' }), f.key);
-    expect(res.status).toBe(201);
+    const res = await book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-26T09:00:00Z' }), f.key);
+    expectStatus(res, 201);
     const room = await holdsOf(ctx.db, 'room_reservations', res.body.data.id);
     expect(room).toEqual([{ id: expect.any(String), range: '[2026-11-26T09:00:00Z, 2026-11-26T10:15:00Z)' }]);
     expect(f.rooms.map((r) => r.id)).toContain(room[0]!.id);
@@ -150,12 +150,8 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
       .values({ therapist_id: absent.id, start_at: '2026-11-27T08:30:00Z', end_at: '2026-11-27T09:30:00Z' })
       .execute();
 
-    const first = await ctx.api.book(
-      g.venue.id,
-      bookingBody(g.variant.id, { start_at: '2026-11-27T09:00:00Z' }),
-      g.key,
-    );
-    expect(first.status).toBe(201);
+    const first = await book(g.venue.id, bookingBody(g.variant.id, { start_at: '2026-11-27T09:00:00Z' }), g.key);
+    expectStatus(first, 201);
     const qualified = g.therapists.map((t) => t.id).sort();
     const offers = async (id: string) =>
       (await ctx.db.selectFrom('booking_offers').select('therapist_id').where('booking_id', '=', id).execute())
@@ -164,12 +160,12 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
     expect(await offers(first.body.data.id)).toEqual(qualified);
     const [busy] = await holdsOf(ctx.db, 'therapist_reservations', first.body.data.id);
 
-    const second = await ctx.api.book(
+    const second = await book(
       g.venue.id,
       bookingBody(g.variant.id, { start_at: '2026-11-27T09:00:00Z', guest_count: 2 }),
       g.key,
     );
-    expect(second.status).toBe(201);
+    expectStatus(second, 201);
     const free = qualified.filter((id) => id !== busy!.id);
     expect(await offers(second.body.data.id)).toEqual(free);
     expect((await holdsOf(ctx.db, 'therapist_reservations', second.body.data.id)).map((h) => h.id)).toEqual(free);
@@ -194,13 +190,13 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
       [undefined, 'external'],
     ];
     for (const [reference, type] of cases) {
-      const res = await ctx.api.book(
+      const res = await book(
         g.venue.id,
         bookingBody(g.variant.id, { start_at: '2026-11-25T10:00:00Z', external_reference: reference }),
         g.key,
       );
-      expect([res.status, res.body.data.client_type, res.body.data.external_reference], String(reference)).toEqual([
-        201,
+      expectStatus(res, 201);
+      expect([res.body.data.client_type, res.body.data.external_reference], String(reference)).toEqual([
         type,
         reference ?? null,
       ]);
@@ -210,17 +206,18 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
   it('finds the guest as one customer by organisation and lower-cased email, and numbers bookings increasingly', async () => {
     const g = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 3, therapists: 3 });
     const guest = (email: string) => ({ first_name: 'Ana', last_name: 'Lopez', email });
-    const a = await ctx.api.book(
+    const a = await book(
       g.venue.id,
       bookingBody(g.variant.id, { start_at: '2026-11-25T10:00:00Z', guest: guest('Ana.Lopez@Example.com') }),
       g.key,
     );
-    const b = await ctx.api.book(
+    const b = await book(
       g.venue.id,
       bookingBody(g.variant.id, { start_at: '2026-11-25T10:00:00Z', guest: guest('ana.lopez@example.com') }),
       g.key,
     );
-    expect([a.status, b.status]).toEqual([201, 201]);
+    expectStatus(a, 201);
+    expectStatus(b, 201);
     expect(b.body.data.customer_id).toBe(a.body.data.customer_id);
     const rows = await ctx.db
       .selectFrom('customers')
@@ -231,15 +228,15 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
 
     // Another organisation has its own customers, even with the same email.
     const h = await makeBookableVenue(ctx.db, ctx.vault);
-    const c = await ctx.api.book(
+    const c = await book(
       h.venue.id,
       bookingBody(h.variant.id, { start_at: '2026-11-25T10:00:00Z', guest: guest('ana.lopez@example.com') }),
       h.key,
     );
-    expect(c.status).toBe(201);
+    expectStatus(c, 201);
     expect(c.body.data.customer_id).not.toBe(a.body.data.customer_id);
 
-    const numbers = [a, b, c].map((r) => r.body.data.booking_number as number);
+    const numbers = [a, b, c].map((r) => r.body.data.booking_number);
     expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
     expect(new Set(numbers).size).toBe(3);
   });

@@ -1,24 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { KeyVault } from '../../src/auth/api-key.js';
-import type { DatabaseHandle } from '../../src/db/connect.js';
-import { fixedClock } from '../support/fixed-clock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
-import { openTestDatabase } from '../support/test-db.js';
+import { setup } from '../support/test-app.js';
+import { expectStatus } from '../support/typed-api.js';
 
 describe('guests are matched to customers by email', () => {
-  let handle: DatabaseHandle;
-  let app: ReturnType<typeof createApp>;
-  let f: Awaited<ReturnType<typeof makeBookableVenue>>;
   const lines: { level: number; msg: string; customer_id?: string }[] = [];
-  beforeAll(async () => {
-    handle = await openTestDatabase();
-    const vault = new KeyVault(randomBytes(32));
-    const logger = pino(
+  const ctx = setup({
+    now: '2026-11-22T08:00:00Z',
+    logger: pino(
       { level: 'warn' },
       new Writable({
         write(chunk: Buffer, _encoding, done) {
@@ -26,24 +17,23 @@ describe('guests are matched to customers by email', () => {
           done();
         },
       }),
-    );
-    app = createApp({
-      db: handle.db,
-      clock: fixedClock('2026-11-22T08:00:00Z'),
-      vault,
-      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
-      logger,
-    });
-    f = await makeBookableVenue(handle.db, vault, { rooms: 2, therapists: 2 });
+    ),
   });
-  afterAll(() => handle.close());
+  let f: Awaited<ReturnType<typeof makeBookableVenue>>;
+  beforeAll(async () => {
+    f = await makeBookableVenue(ctx.db, ctx.vault, { rooms: 2, therapists: 2 });
+  });
 
-  const book = (start: string, guest: object) =>
-    request(app)
-      .post(`/v1/venues/${f.venue.id}/bookings`)
-      .set('Authorization', `Bearer ${f.key}`)
-      .send(bookingBody(f.variant.id, { start_at: start, guest }))
-      .expect(201);
+  const book = async (start: string, guest: { first_name: string; last_name: string; email: string }) => {
+    const res = await ctx
+      .partner(f.key)
+      .bookings.create({
+        params: { venue_id: f.venue.id },
+        body: bookingBody(f.variant.id, { start_at: start, guest }),
+      });
+    expectStatus(res, 201);
+    return res;
+  };
   const mismatchWarnings = () => lines.filter((l) => l.msg.startsWith('guest name differs'));
   const settle = async () => {
     for (let i = 0; i < 50 && mismatchWarnings().length === 0; i++) await new Promise((r) => setTimeout(r, 20));

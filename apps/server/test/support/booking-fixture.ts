@@ -1,3 +1,5 @@
+import type { CreateBookingBody } from '@spa/contract';
+import type { z } from 'zod';
 import type { Db } from '../../src/db/connect.js';
 import type { KeyVault } from '../../src/auth/api-key.js';
 import {
@@ -39,8 +41,11 @@ export async function makeBookableVenue(
 
 export type BookableVenue = Awaited<ReturnType<typeof makeBookableVenue>>;
 
-/** A valid create-booking body for that venue; override what the test is about. */
-export function bookingBody(variantId: string, overrides: Record<string, unknown> = {}) {
+/** The create-booking body as the contract types it (what the typed client sends). */
+export type CreateBody = z.input<typeof CreateBookingBody>;
+
+/** A valid create-booking body for that venue; override what the test is about, within the contract. */
+export function bookingBody(variantId: string, overrides: Partial<CreateBody> = {}): CreateBody {
   return {
     variant_id: variantId,
     start_at: '2026-11-25T09:00:00Z',
@@ -56,4 +61,12 @@ export function bookingBody(variantId: string, overrides: Record<string, unknown
     price_paid: { amount: 90, currency: 'EUR' },
     ...overrides,
   };
+}
+
+/**
+ * A create-booking body with overrides the contract refuses (a wrong type, a field too long, one it does not
+ * know): for the tests of the 400 answers, sent untyped since the typed client cannot express it.
+ */
+export function invalidBookingBody(variantId: string, overrides: Record<string, unknown>): Record<string, unknown> {
+  return { ...bookingBody(variantId), ...overrides };
 }

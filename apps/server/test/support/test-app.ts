@@ -9,7 +9,7 @@ import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { type Api, apiOf } from './api.js';
-import { dashboardClientOf, partnerClientOf } from './typed-api.js';
+import { dashboardClientOf, partnerClientOf, v1Of } from './typed-api.js';
 import { fixedClock } from './fixed-clock.js';
 import { openTestDatabase } from './test-db.js';
 
@@ -23,6 +23,8 @@ export interface TestContext<C extends Clock = FixedClock> {
   api: Api;
   /** The partner API's typed client as a key calls it (support/typed-api.ts): `ctx.partner(key).bookings.get(…)`. */
   partner: ReturnType<typeof partnerClientOf>;
+  /** The common partner calls through that client: `ctx.v1.book(venue, body, key)`, cancel, booking, availability. */
+  v1: ReturnType<typeof v1Of>;
   /** The dashboard API's typed client as its page calls it, signed in when given a session. */
   dashboard: ReturnType<typeof dashboardClientOf>;
   vault: KeyVault;
@@ -79,12 +81,14 @@ export async function createTestContext<C extends Clock = FixedClock>(
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...appOptions,
   });
+  const partner = partnerClientOf(app);
   return {
     handle,
     db: handle.db,
     app,
     api: apiOf(app),
-    partner: partnerClientOf(app),
+    partner,
+    v1: v1Of(partner),
     dashboard: dashboardClientOf(app, publicUrl ?? TEST_PUBLIC_URL),
     vault,
     apiKeys,

@@ -55,6 +55,41 @@ export function partnerClientOf(app: Express) {
 
 export type PartnerClient = ReturnType<ReturnType<typeof partnerClientOf>>;
 
+type Partner = ReturnType<typeof partnerClientOf>;
+type Args<F> = F extends (args: infer A) => unknown ? NonNullable<A> : never;
+
+/** The calls most tests make, typed, in the order of the untyped helpers they replace (support/api.ts). */
+export function v1Of(partner: Partner) {
+  return {
+    /** POST /v1/venues/{venue}/bookings */
+    book: (venue: string, body: Args<PartnerClient['bookings']['create']>['body'], key: string | null) =>
+      partner(key).bookings.create({ params: { venue_id: venue }, body }),
+    /** POST /v1/bookings/{ref}/cancel */
+    cancel: (
+      ref: string,
+      key: string | null,
+      body: Args<PartnerClient['bookings']['cancel']>['body'] = { reason: 'Guest changed plans' },
+    ) => partner(key).bookings.cancel({ params: { booking_id: ref }, body }),
+    /** GET /v1/bookings/{ref} */
+    booking: (ref: string, key: string | null) => partner(key).bookings.get({ params: { booking_id: ref } }),
+    /** GET /v1/venues/{venue}/availability/variants/{variant}?{query} */
+    availability: (
+      venue: string,
+      variant: string,
+      query: Args<PartnerClient['availability']['variant']>['query'],
+      key: string | null,
+    ) => partner(key).availability.variant({ params: { venue_id: venue, variant_id: variant }, query }),
+  };
+}
+
+/** The slots' start_at of a day-mode availability answer (a date query answers one day). */
+export function dayStarts(res: Awaited<ReturnType<ReturnType<typeof v1Of>['availability']>>): string[] {
+  expectStatus(res, 200);
+  const { data } = res.body;
+  if (data.mode !== 'day') throw new Error(`a date query answered ${data.mode} mode`);
+  return data.slots.map((s) => s.start_at);
+}
+
 /** The dashboard API's typed client, as the dashboard's page calls it: its Origin, and a session when given. */
 export function dashboardClientOf(app: Express, origin: string) {
   return (session?: { token: string; csrf: string }) =>
