@@ -1,5 +1,6 @@
+import { expectStatus, dayStarts } from '../support/typed-api.js';
+import type { CreateBody } from '../support/booking-fixture.js';
 import { sql } from 'kysely';
-import request from 'supertest';
 import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -40,10 +41,10 @@ describe('therapist acceptance and outcomes', () => {
     });
   });
 
-  const book = async (start: string, extra: object = {}) => {
-    const res = await ctx.api.book(f.venue.id, bookingBody(f.variant.id, { start_at: start, ...extra }), f.key);
-    expect(res.status).toBe(201);
-    return res.body.data as { id: string; customer_id: string; start_at: string };
+  const book = async (start: string, extra: Partial<CreateBody> = {}) => {
+    const res = await ctx.v1.book(f.venue.id, bookingBody(f.variant.id, { start_at: start, ...extra }), f.key);
+    expectStatus(res, 201);
+    return res.body.data;
   };
   /** Everything acceptance may touch, to prove a refusal changed nothing. */
   const state = async (bookingId: string) => {
@@ -73,11 +74,7 @@ describe('therapist acceptance and outcomes', () => {
   const accept = (bookingId: string, therapistId: string) =>
     acceptBooking(ctx.db, { bookingId, therapistId, now: LATER });
   const slotStarts = async (date: string, guestCount: number) =>
-    (
-      await request(ctx.app)
-        .get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?date=${date}&guest_count=${guestCount}`)
-        .set('Authorization', `Bearer ${f.key}`)
-    ).body.data.slots.map((s: { start_at: string }) => s.start_at);
+    dayStarts(await ctx.v1.availability(f.venue.id, f.variant.id, { date, guest_count: String(guestCount) }, f.key));
 
   describe('acceptBooking', () => {
     it('confirms a pending booking and assigns the tentative therapist when they accept, keeping the holds', async () => {
@@ -185,12 +182,9 @@ describe('therapist acceptance and outcomes', () => {
         await makeTherapist(ctx.db, v.organisation.id, { shifts }),
       ];
       const bookAtV = async (start: string) => {
-        const res = await request(ctx.app)
-          .post(`/v1/venues/${v.venue.id}/bookings`)
-          .set('Authorization', `Bearer ${v.key}`)
-          .send(bookingBody(v.variant.id, { start_at: start }));
-        expect(res.status).toBe(201);
-        return res.body.data.id as string;
+        const res = await ctx.v1.book(v.venue.id, bookingBody(v.variant.id, { start_at: start }), v.key);
+        expectStatus(res, 201);
+        return res.body.data.id;
       };
       const holdAtO = async (therapistId: string, start: string, end: string) => {
         const row = await makeBooking(
@@ -238,14 +232,7 @@ describe('therapist acceptance and outcomes', () => {
       );
       const cancelled = await book('2026-11-28T11:00:00Z');
       const [offered] = await holders(cancelled.id);
-      expect(
-        (
-          await request(ctx.app)
-            .post(`/v1/bookings/${cancelled.id}/cancel`)
-            .set('Authorization', `Bearer ${f.key}`)
-            .send({ reason: 'x' })
-        ).status,
-      ).toBe(200);
+      expect((await ctx.v1.cancel(cancelled.id, f.key, { reason: 'x' })).status).toBe(200);
       await expect(accept(cancelled.id, offered!)).rejects.toThrow(
         `Booking ${cancelled.id} is cancelled; only pending or awaiting_therapist bookings can be accepted`,
       );
@@ -352,13 +339,11 @@ describe('therapist acceptance and outcomes', () => {
     const customerId = (
       await ctx.db.selectFrom('customers').select('id').where('email', '=', guest.email).executeTakeFirstOrThrow()
     ).id;
-    const res = await request(ctx.app)
-      .get(`/v1/venues/${f.venue.id}/customers/${customerId}/bookings`)
-      .set('Authorization', `Bearer ${f.key}`);
-    expect(res.status).toBe(200);
-    expect(
-      res.body.data.map((b: { id: string; status: string; updated_at: string }) => [b.id, b.status, b.updated_at]),
-    ).toEqual([
+    const res = await ctx
+      .partner(f.key)
+      .customers.bookings({ params: { venue_id: f.venue.id, customer_id: customerId } });
+    expectStatus(res, 200);
+    expect(res.body.data.map((b) => [b.id, b.status, b.updated_at])).toEqual([
       [noShow, 'no_show', '2026-12-01T09:00:00Z'],
       [completed, 'completed', '2026-12-01T09:00:00Z'],
       [confirmed, 'confirmed', '2026-11-22T09:00:00Z'],

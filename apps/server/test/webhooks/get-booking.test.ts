@@ -1,9 +1,9 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '@spa/sdk';
 import { makeApiKey, makeBooking, makeCustomer, makeTreatment, makeVenue } from '../support/factories.js';
 import { makeBookableVenue } from '../support/booking-fixture.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
+import { expectStatus } from '../support/typed-api.js';
 
 describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
   let ctx: TestContext;
@@ -14,8 +14,9 @@ describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
   });
   afterAll(() => ctx.close());
 
-  const get = (ref: string, key = f.key) =>
-    request(ctx.app).get(`/v1/bookings/${ref}`).set('Authorization', `Bearer ${key}`);
+  const get = (ref: string, key = f.key) => ctx.v1.booking(ref, key);
+  /** The `error` of an error answer (undefined for a booking). */
+  const errorOf = (res: Awaited<ReturnType<typeof get>>) => ('error' in res.body ? res.body.error : undefined);
 
   it('returns a booking of every status in the full shape, the same as the customer history lists it', async () => {
     const customer = await makeCustomer(ctx.db, f.organisation.id);
@@ -34,11 +35,14 @@ describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
             }
           : {}),
       });
-      const listed = (
-        await request(ctx.app)
-          .get(`/v1/venues/${f.venue.id}/customers/${customer.id}/bookings?page_size=100`)
-          .set('Authorization', `Bearer ${f.key}`)
-      ).body.data.find((b: { id: string }) => b.id === booking.id);
+      const history = await ctx
+        .partner(f.key)
+        .customers.bookings({
+          params: { venue_id: f.venue.id, customer_id: customer.id },
+          query: { page_size: '100' },
+        });
+      expectStatus(history, 200);
+      const listed = history.body.data.find((b) => b.id === booking.id)!;
       for (const ref of [booking.id, booking.id.toUpperCase(), `ext:get-${status}`]) {
         const res = await get(ref);
         expect(res.status).toBe(200);
@@ -67,7 +71,7 @@ describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
       },
       { external_id: 'theirs' },
     );
-    expect([(await get(theirs.id)).status, (await get(theirs.id)).body.error]).toEqual([403, 'Forbidden']);
+    expect([(await get(theirs.id)).status, errorOf(await get(theirs.id))]).toEqual([403, 'Forbidden']);
     expect((await get('ext:theirs')).status).toBe(404);
 
     const second = await makeVenue(ctx.db, f.organisation.id);
@@ -79,7 +83,7 @@ describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
       { external_id: 'elsewhere' },
     );
     const { key: restricted } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { venueId: f.venue.id });
-    expect((await get(elsewhere.id, restricted)).body.error).toBe('Forbidden');
+    expect(errorOf(await get(elsewhere.id, restricted))).toBe('Forbidden');
     expect((await get('ext:elsewhere', restricted)).status).toBe(404);
     expect((await get(elsewhere.id)).status).toBe(200);
   });
@@ -112,7 +116,11 @@ describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
   it('needs bookings:read', async () => {
     const { key } = await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { scopes: ['venues:read'] });
     const res = await get('ext:x', key);
-    expect([res.status, res.body.error, res.body.missing]).toEqual([403, 'Insufficient scope', ['bookings:read']]);
+    expectStatus(res, 403);
+    expect([res.body.error, 'missing' in res.body ? res.body.missing : undefined]).toEqual([
+      'Insufficient scope',
+      ['bookings:read'],
+    ]);
   });
 
   it('is getBooking in the SDK, typed by the contract', async () => {

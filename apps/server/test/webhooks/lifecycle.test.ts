@@ -1,6 +1,6 @@
 import { verifyWebhook, type WebhookEvent } from '@spa/sdk';
 import { sql } from 'kysely';
-import request from 'supertest';
+import { expectStatus } from '../support/typed-api.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptBooking, finishBooking } from '../../src/bookings/therapist-workflow.js';
 import { bookingBody } from '../support/booking-fixture.js';
@@ -57,11 +57,8 @@ describe('a booking’s life arrives at the receiver as signed events with the b
     });
     const atConfirm = await ctx.read(f, created.id);
     await ctx.engine.runOnce();
-    const cancel = await request(ctx.app)
-      .post(`/v1/bookings/ext:life-1/cancel`)
-      .set('Authorization', `Bearer ${f.key}`)
-      .send({ reason: 'Guest changed plans' });
-    expect(cancel.status).toBe(200);
+    const cancel = await ctx.v1.cancel('ext:life-1', f.key, { reason: 'Guest changed plans' });
+    expectStatus(cancel, 200);
     await ctx.engine.runOnce();
 
     const events = eventsOf(receiver, f.endpoint.secret, created.id);
@@ -137,10 +134,7 @@ describe('a booking’s life arrives at the receiver as signed events with the b
     await sql`create constraint trigger fail_commit after insert on bookings deferrable initially deferred
       for each row execute function fail_commit()`.execute(ctx.db);
     try {
-      const res = await request(ctx.app)
-        .post(`/v1/venues/${f.venue.id}/bookings`)
-        .set('Authorization', `Bearer ${f.key}`)
-        .send(bookingBody(f.variant.id, { start_at: '2026-11-28T09:00:00Z' }));
+      const res = await ctx.v1.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-28T09:00:00Z' }), f.key);
       expect(res.status).toBe(500);
     } finally {
       await sql`drop trigger fail_commit on bookings`.execute(ctx.db);
@@ -154,12 +148,11 @@ describe('a booking’s life arrives at the receiver as signed events with the b
       start_at: '2026-11-28T09:00:00Z',
       guest: { ...bookingBody(f.variant.id).guest, email: 'a@example.com' },
     });
-    const refused = await request(ctx.app)
-      .post(`/v1/venues/${f.venue.id}/bookings`)
-      .set('Authorization', `Bearer ${f.key}`)
-      .send(
-        bookingBody(f.variant.id, { start_at: '2026-11-28T09:00:00Z', price_paid: { amount: 90, currency: 'USD' } }),
-      );
+    const refused = await ctx.v1.book(
+      f.venue.id,
+      bookingBody(f.variant.id, { start_at: '2026-11-28T09:00:00Z', price_paid: { amount: 90, currency: 'USD' } }),
+      f.key,
+    );
     expect(refused.status).toBe(422);
     expect(await events()).toBe(eventsBefore + 1);
   });

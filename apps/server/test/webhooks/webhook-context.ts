@@ -1,22 +1,21 @@
-import request from 'supertest';
-import { expect } from 'vitest';
 import { createWebhookEngine, webhookEndpoints, type WebhookEngineOptions } from '../../src/webhooks/index.js';
 import { WebhookMetrics } from '../../src/webhooks/metrics.js';
-import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
+import { bookingBody, type CreateBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { createTestContext } from '../support/test-app.js';
+import { expectStatus } from '../support/typed-api.js';
 import { runningClock } from './receiver.js';
 
 /** Where the tests' clock starts: before every booking they make. */
 export const START = '2026-11-22T08:00:00Z';
 
 /**
- * The test context (support/test-app.ts) with a webhook engine over its database, sharing a clock that runs from
+ * The one test context (support/test-app.ts), extended with a webhook engine over its database, sharing a clock that runs from
  * START (so retries fall due in real time) and that a test can move forward. The engine is driven by the test
  * (`runOnce`) or started.
  */
 export async function createWebhookContext(engineOptions: Partial<WebhookEngineOptions> = {}) {
   const ctx = await createTestContext({ clock: runningClock(START) });
-  const { db, app, vault, clock } = ctx;
+  const { db, vault, clock } = ctx;
   const metrics = new WebhookMetrics();
   const engine = createWebhookEngine({
     db,
@@ -28,10 +27,7 @@ export async function createWebhookContext(engineOptions: Partial<WebhookEngineO
     ...engineOptions,
   });
   return {
-    db,
-    app,
-    vault,
-    clock,
+    ...ctx,
     engine,
     metrics,
     /** A bookable venue with a webhook endpoint to `url`; returns the venue fixture and the endpoint's secret. */
@@ -47,19 +43,16 @@ export async function createWebhookContext(engineOptions: Partial<WebhookEngineO
     },
     async book(
       f: { venue: { id: string }; variant: { id: string }; key: string },
-      overrides: Record<string, unknown> = {},
+      overrides: Partial<CreateBody> = {},
     ) {
-      const res = await request(app)
-        .post(`/v1/venues/${f.venue.id}/bookings`)
-        .set('Authorization', `Bearer ${f.key}`)
-        .send(bookingBody(f.variant.id, overrides));
-      expect(res.status).toBe(201);
-      return res.body.data as { id: string; start_at: string; status: string; updated_at: string };
+      const res = await ctx.v1.book(f.venue.id, bookingBody(f.variant.id, overrides), f.key);
+      expectStatus(res, 201);
+      return res.body.data;
     },
     async read(f: { key: string }, bookingId: string) {
-      const res = await request(app).get(`/v1/bookings/${bookingId}`).set('Authorization', `Bearer ${f.key}`);
-      expect(res.status).toBe(200);
-      return res.body.data as Record<string, unknown>;
+      const res = await ctx.v1.booking(bookingId, f.key);
+      expectStatus(res, 200);
+      return res.body.data;
     },
     async close() {
       await engine.stop();
