@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { createClient } from '@hey-api/openapi-ts';
 import { generateSource } from 'oazapfts';
 import openapiTS, { astToString } from 'openapi-typescript';
 
@@ -16,4 +18,19 @@ export async function openapiTypescriptClient(document: unknown): Promise<string
  */
 export async function oazapftsClient(documentPath: string): Promise<string> {
   return generateSource(documentPath, { optimistic: false });
+}
+
+/**
+ * The client @hey-api/openapi-ts generates (its fetch client, types and one function per operation), written as a
+ * folder of files, so the folder is emptied first and a renamed operation leaves no stale file behind. Version 0.95
+ * is its last line that runs on Node 20.19; the code it writes has no runtime dependency.
+ */
+export async function heyApiClient(documentPath: string, folder: string): Promise<void> {
+  rmSync(folder, { recursive: true, force: true });
+  await createClient({
+    input: documentPath,
+    output: { path: folder },
+    plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+    logs: { level: 'silent' },
+  });
 }

@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Example } from '@spa/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Components, Schema } from '../../src/openapi/components.js';
+import { exampleOf } from '../../src/openapi/examples.js';
+import { demoFile } from '../import/venue-file.js';
+
+const PRISM = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
+const DOCUMENT_PATH = fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url));
+const DEMO_KEY = `sk_live_${demoFile().api_keys[0].id}_${demoFile().api_keys[0].secret}`;
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Schema;
+  example?: unknown;
+}
+type Ref = { $ref: string };
+interface Response {
+  content: { 'application/json': { example?: unknown; schema: Schema } };
+}
+interface Operation {
+  operationId: string;
+  parameters?: (Parameter | Ref)[];
+  requestBody?: { content: { 'application/json': { schema: Schema } } };
+  responses: Record<string, Response | Ref>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Components; parameters: Record<string, Parameter>; responses: Record<string, Response> };
+}
+
+const document = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as Document;
+const resolve = <T>(value: T | Ref, section: Record<string, T>): T =>
+  '$ref' in (value as object) ? section[(value as Ref).$ref.split('/').at(-1)!]! : (value as T);
+
+/** Every operation of the document: method, path, and what a partner would send from the document's examples. */
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+    .map(([method, operation]) => {
+      const parameters = (operation.parameters ?? []).map((p) => resolve(p, document.components.parameters));
+      const valueOf = (p: Parameter) => String(p.example ?? p.schema.example);
+      let url = path;
+      for (const p of parameters.filter((p) => p.in === 'path')) url = url.replace(`{${p.name}}`, valueOf(p));
+      const query = new URLSearchParams(
+        parameters.filter((p) => p.in === 'query' && p.required).map((p): [string, string] => [p.name, valueOf(p)]),
+      );
+      // The availability query needs a day or a range, which OpenAPI 3.0 cannot mark required: the day.
+      if (operation.operationId === 'availability.variant') query.set('date', Example.date);
+      const body = operation.requestBody
+        ? exampleOf(operation.requestBody.content['application/json'].schema, document.components.schemas)
+        : undefined;
+      const successes = Object.keys(operation.responses).filter((code) => code.startsWith('2'));
+      return {
+        method: method.toUpperCase(),
+        path,
+        url: query.size ? `${url}?${query.toString()}` : url,
+        body,
+        operation,
+        successes,
+      };
+    }),
+);
+
+/** The example the document gives for an answer of `operation` with `status`. */
+const exampleAnswer = (operation: Operation, status: string) =>
+  resolve(operation.responses[status]!, document.components.responses).content['application/json'].example;
+
+/**
+ * Stoplight Prism as a mock server of docs/openapi.json, what a partner runs to build against the API before having
+ * a key: every operation of the document, called with its examples (the demo ids), answers the document's example
+ * for its success (never a generated `"string"`), and that example names the demo data.
+ */
+describe('the OpenAPI document as a Prism mock server', () => {
+  let prism: ChildProcess;
+  let base: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    prism = spawn(PRISM, ['mock', DOCUMENT_PATH, '--host', '127.0.0.1', '--port', String(port)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Prism is listening')) resolve();
+      };
+      prism.stdout!.on('data', onData);
+      prism.stderr!.on('data', onData);
+      prism.on('exit', (code) => reject(new Error(`prism exited with ${code}: ${output}`)));
+    });
+  }, 120_000);
+
+  afterAll(() => {
+    prism?.kill();
+  });
+
+  async function call(method: string, url: string, body: unknown, prefer?: string) {
+    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${DEMO_KEY}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (prefer) headers.prefer = prefer;
+    const res = await fetch(base + url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it('covers every operation of the document', () => {
+    expect(operations.map((o) => o.operation.operationId).sort()).toEqual([
+      'availability.variant',
+      'bookings.cancel',
+      'bookings.create',
+      'bookings.get',
+      'customers.bookings',
+      'customers.list',
+      'treatments.list',
+      'venues.get',
+      'venues.list',
+    ]);
+  });
+
+  it.each(operations)('$method $path answers the example of its success, with the demo data', async (op) => {
+    // Prism answers the lowest 2xx it finds, whatever the document's order: for the create that is the replay
+    // (200), so the 201 is asked for by `Prefer: code=201` as a partner mocking a first booking does.
+    for (const status of op.successes) {
+      const answer = await call(op.method, op.url, op.body, op.successes.length > 1 ? `code=${status}` : undefined);
+      const example = exampleAnswer(op.operation, status);
+      expect(example, `${op.operation.operationId} ${status} has an example`).toBeDefined();
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: Number(status), body: example });
+      const text = JSON.stringify(answer.body);
+      expect(text).not.toContain('"string"');
+      const demoIds = [Example.venueId, Example.venueSlug, Example.treatmentId, Example.variantId, Example.customerId];
+      expect(
+        demoIds.some((id) => text.includes(id)),
+        `${text} names the demo data`,
+      ).toBe(true);
+    }
+  });
+
+  it('answers the create with its replay when no status is asked for: the lowest 2xx', async () => {
+    const create = operations.find((o) => o.operation.operationId === 'bookings.create')!;
+    expect([...create.successes].sort()).toEqual(['200', '201']);
+    const answer = await call(create.method, create.url, create.body);
+    expect(answer.status).toBe(200);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
