@@ -22,6 +22,8 @@ export const primaryReads = (db: Db): ReadRouting => ({ readDb: () => db, read: 
 
 /** The pools' connections to replicas in pg_stat_activity. */
 export const REPLICA_APPLICATION_NAME = 'spa-replica-reads';
+/** Each replica's one health-check connection: a pool busy with reads must not make its replica look down. */
+export const REPLICA_CHECK_APPLICATION_NAME = 'spa-replica-check';
 
 export interface ReadReplicaOptions {
   primary: Db;
@@ -37,6 +39,7 @@ interface Replica {
   /** host:port/database, never the credentials. */
   name: string;
   handle: DatabaseHandle;
+  checker: DatabaseHandle;
   usable: boolean;
   /** Why it is skipped (logged once per change). */
   reason: string;
@@ -86,6 +89,12 @@ export class ReadReplicas implements ReadRouting {
       options.urls.map(async (url) => ({
         name: replicaName(url),
         handle: await connect({ ...options.connection, databaseUrl: url, applicationName: REPLICA_APPLICATION_NAME }),
+        checker: await connect({
+          ...options.connection,
+          databaseUrl: url,
+          poolSize: 1,
+          applicationName: REPLICA_CHECK_APPLICATION_NAME,
+        }),
         usable: false,
         reason: 'not checked yet',
         lagMs: undefined,
@@ -158,7 +167,7 @@ export class ReadReplicas implements ReadRouting {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
-    await Promise.all(this.#replicas.map((r) => r.handle.close()));
+    await Promise.all(this.#replicas.flatMap((r) => [r.handle.close(), r.checker.close()]));
   }
 
   #schedule(afterMs: number): void {
@@ -182,7 +191,9 @@ export class ReadReplicas implements ReadRouting {
     try {
       const { rows } = await within(
         sql<{ standby: boolean; replayed: string | null }>`
-          select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed`.execute(replica.handle.db),
+          select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed`.execute(
+          replica.checker.db,
+        ),
         Math.max(this.#options.checkMs, 1000),
       );
       const { standby, replayed } = rows[0]!;
