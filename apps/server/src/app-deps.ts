@@ -5,6 +5,7 @@ import type { KeyVault } from './auth/api-key.js';
 import type { ApiKeyLookup } from './auth/api-key-cache.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
+import type { ReadRouting } from './db/read-replicas.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { Clock } from './lib/clock.js';
@@ -13,6 +14,8 @@ import type { WebhookConfig } from './config/config.js';
 /** What createApp needs; tests pass their own database, clock and config. */
 export interface AppDeps {
   db: Db;
+  /** Where availability and catalogue reads go (read replicas, db/read-replicas.ts); without it, `db`. */
+  reads?: ReadRouting | undefined;
   clock: Clock;
   /** The process's one key vault (API keys, webhook secrets), built from KEY_ENCRYPTION_KEY by its caller. */
   vault: KeyVault;
@@ -39,6 +42,8 @@ export interface AppDeps {
 
 export interface RouteDeps {
   db: Db;
+  /** Availability snapshots and catalogue reads (may be a replica); writes and booking decisions use `db`. */
+  reads: ReadRouting;
   clock: Clock;
   vault: KeyVault;
   availabilityPool?: AvailabilityPool | undefined;

@@ -12,6 +12,7 @@ import { dashboardSettings } from './dashboard/dashboard-deps.js';
 import { DASHBOARD_API, mountDashboardApi } from './dashboard/dashboard.router.js';
 import { SignInThrottle } from './dashboard/sign-in-throttle.js';
 import { dashboardStatic } from './dashboard/static.js';
+import { primaryReads } from './db/read-replicas.js';
 import { healthRouter } from './health/health.router.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { RouteNotFoundError, ServiceUnavailableError } from './errors/domain-errors.js';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Express {
   const logger = deps.logger ?? createLogger();
   const routeDeps: RouteDeps = {
     db: deps.db,
+    reads: deps.reads ?? primaryReads(deps.db),
     clock: deps.clock,
     vault: deps.vault,
     availabilityPool: deps.availabilityPool,

@@ -12,12 +12,14 @@ import { availabilityData } from './availability-answer.js';
 
 type Answer = { data: ReturnType<typeof availabilityData> };
 
-export function availabilityRouter({ db, clock, availabilityPool: pool }: RouteDeps) {
+export function availabilityRouter({ reads, clock, availabilityPool: pool }: RouteDeps) {
   return initServer().router(contract.availability, {
     variant: async ({ params, query, res }) => {
       const period = periodOf(query);
       const principal = principalOf(res);
-      const { venue, variant } = await resolveVenueVariant(db, principal, params.venue_id, params.variant_id);
+      const { venue, variant } = await reads.read((db) =>
+        resolveVenueVariant(db, principal, params.venue_id, params.variant_id),
+      );
       if (!variant) throw new VariantNotFoundError();
       const snapshotVariant = toSnapshotVariant(variant);
       const dates = { mode: period.mode, from: period.from.toString(), to: period.to.toString() };
@@ -28,7 +30,7 @@ export function availabilityRouter({ db, clock, availabilityPool: pool }: RouteD
           async () => ({
             venue,
             variant: snapshotVariant,
-            row: await selectSnapshotRow(db, snapshotQuery(venue, snapshotVariant, period)),
+            row: await reads.read((db) => selectSnapshotRow(db, snapshotQuery(venue, snapshotVariant, period))),
             period: dates,
             now: clock.now().toString(),
             guestCount: query.guest_count,
@@ -38,7 +40,9 @@ export function availabilityRouter({ db, clock, availabilityPool: pool }: RouteD
         return { status: 200, body: jsonBytes(res, bytes) };
       }
 
-      const snapshot = await loadSnapshot(db, venue, snapshotVariant, period);
+      // A replica's snapshot may trail the primary by up to DATABASE_REPLICA_MAX_LAG_MS: the booking itself is
+      // decided on the primary, so a stale slot costs a 409, never a double booking.
+      const snapshot = await reads.read((db) => loadSnapshot(db, venue, snapshotVariant, period));
       const days = computeDays(snapshot, period, clock.now(), query.guest_count);
       const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
       return { status: 200, body: { data: availabilityData(ids, dates, days) } };

@@ -48,6 +48,7 @@ export function standaloneHost(env: Record<string, string | undefined>, io: Comm
         databaseUrl: config.databaseUrl,
         dataDir: config.dataDir,
         poolSize: 2,
+        preparedStatements: config.preparedStatements,
         onWarning: (_fields, message) => io.stderr(`Warning: ${message}\n`),
       });
       try {

@@ -45,6 +45,35 @@ const text = z
   .optional()
   .transform((raw) => (unset(raw) ? undefined : raw));
 
+/** `true` (the default) or `false`; anything else is refused, so a typo cannot silently pick either. */
+const onOff = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (unset(raw) || raw === 'true') return true;
+      if (raw === 'false') return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got ${raw}` });
+      return z.NEVER;
+    });
+
+/** One or more PostgreSQL URLs separated by commas (read replicas); unset or empty: none. */
+const urlList = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return [];
+      const urls = raw.split(',').map((u) => u.trim());
+      const bad = urls.find((u) => !/^postgres(ql)?:\/\/[^\s]+$/.test(u) || !URL.canParse(u));
+      if (bad === undefined) return urls;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be postgres:// URLs separated by commas; entry ${urls.indexOf(bad) + 1} is not one`,
+      });
+      return z.NEVER;
+    });
+
 /** `5,300,1800`: whole seconds, comma-separated; empty or unset gives the default. */
 const retrySchedule = z
   .string()
@@ -76,6 +105,10 @@ const Environment = z.object({
     }),
   DATABASE_URL: text,
   DATABASE_LISTEN_URL: text,
+  DATABASE_REPLICA_URL: urlList('DATABASE_REPLICA_URL'),
+  DATABASE_REPLICA_MAX_LAG_MS: integer('DATABASE_REPLICA_MAX_LAG_MS', 5_000, 1),
+  DATABASE_REPLICA_CHECK_MS: integer('DATABASE_REPLICA_CHECK_MS', 1_000, 10),
+  DATABASE_PREPARED_STATEMENTS: onOff('DATABASE_PREPARED_STATEMENTS'),
   RATE_LIMIT_ENFORCED: flag,
   RESPONSE_VALIDATION: flag,
   DEMO_DATA: z
@@ -103,6 +136,14 @@ export interface Settings {
   databaseUrl: string | undefined;
   /** Where the one LISTEN connection goes (the key cache's change notices): the primary itself, past any pooler. */
   databaseListenUrl: string | undefined;
+  /** Read replicas for availability and catalogue reads (db/read-replicas.ts); empty: every read on the primary. */
+  databaseReplicaUrls: string[];
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  replicaMaxLagMs: number;
+  /** How often each replica's health and lag are checked (off the request path). */
+  replicaCheckMs: number;
+  /** Named prepared statements (db/preparing-client.ts); false behind a transaction pooler that cannot carry them. */
+  preparedStatements: boolean;
   dataDir: string;
   rateLimitEnforced: boolean;
   /** Every answer parsed against the contract and checked unchanged by it (the test suite always does). */
@@ -153,10 +194,16 @@ export function readSettings(env: Env = process.env): Settings {
   const parsed = Environment.safeParse(env);
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URL.length > 0 && !e.DATABASE_URL)
+    throw new Error('DATABASE_REPLICA_URL needs DATABASE_URL: replicas follow a PostgreSQL primary');
   return {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
     databaseListenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL,
+    databaseReplicaUrls: e.DATABASE_REPLICA_URL,
+    replicaMaxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS,
+    replicaCheckMs: e.DATABASE_REPLICA_CHECK_MS,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     dataDir: dataDirOf(env),
     rateLimitEnforced: e.RATE_LIMIT_ENFORCED,
     responseValidation: e.RESPONSE_VALIDATION,

@@ -5,7 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
-import { PreparingClient } from './preparing-client.js';
+import { PreparingClient, type PreparingOptions } from './preparing-client.js';
 import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
@@ -45,6 +45,10 @@ export interface ConnectOptions {
    * behind a lock give their connections back before reads waiting for one give up.
    */
   lockTimeoutMs?: number;
+  /** Named prepared statements (default true); false behind a transaction pooler without support for them. */
+  preparedStatements?: boolean;
+  /** The pool's connections in pg_stat_activity (a replica's pool says it is one). */
+  applicationName?: string;
   /** Told about connection errors the pool absorbs (a log line); they never end the process. */
   onConnectionError?: (error: Error) => void;
   /** Told about something an operator should fix or know (a log line): a DATA_DIR that was open to others. */
@@ -67,10 +71,12 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   // Half: a request stuck on a lock gives its connection back well before one queued behind it gives up.
   const lockTimeout = options.lockTimeoutMs ?? Math.max(1, Math.floor(acquireTimeout / 2));
   const onError = options.onConnectionError ?? (() => undefined);
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig & PreparingOptions = {
     connectionString: url,
     max: options.poolSize ?? 10,
     Client: PreparingClient,
+    namedStatements: options.preparedStatements ?? true,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
     connectionTimeoutMillis: acquireTimeout,
     // PreparingClient destroys a connection whose round trip timed out, so the pool never hands it out again.
     query_timeout: options.queryTimeoutMs ?? defaultQueryTimeoutMs(statementTimeout),
@@ -85,7 +91,8 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
         typeParsers[oid] ??
         (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as typeof pg.types.getTypeParser,
     },
-  });
+  };
+  const pool = new pg.Pool(config);
   // A connection the server drops (restart, admin termination, a cut network) emits 'error' on its client,
   // idle or checked out. pg listens only while a client is idle: one listener for the client's whole life keeps
   // such an error from becoming an uncaught exception. The query in flight fails on its own and the pool

@@ -18,6 +18,12 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/** What the pool passes on to each client it makes (pg.Pool hands its whole config to the Client's constructor). */
+export interface PreparingOptions {
+  /** Default true. */
+  namedStatements?: boolean;
+}
+
 /**
  * A pg client that runs every parameterised statement as a named prepared statement. pg (and so Kysely) sends
  * statements unnamed, which makes PostgreSQL parse and plan each one anew: for the availability snapshot that
@@ -27,9 +33,17 @@ function statementName(text: string): string | undefined {
 export class PreparingClient extends pg.Client {
   /** Every client open in this process, so a shutdown past its deadline can cut them all. */
   static readonly #open = new Set<PreparingClient>();
+  /**
+   * False (DATABASE_PREPARED_STATEMENTS=false): every statement unnamed, as pg sends it. A transaction pooler
+   * without prepared-statement support (PgBouncer before 1.21) may run a statement's Bind on a server connection
+   * that never saw its Parse; the timeout and shutdown handling below stay either way.
+   */
+  readonly #named: boolean;
 
-  constructor(...args: ConstructorParameters<typeof pg.Client>) {
-    super(...args);
+  constructor(config?: string | (pg.ClientConfig & PreparingOptions)) {
+    super(config);
+    this.#named = typeof config === 'object' ? config.namedStatements !== false : true;
+    PreparingClient.#open.add(this);
     PreparingClient.#open.add(this);
     this.once('end', () => PreparingClient.#open.delete(this));
   }
@@ -43,7 +57,7 @@ export class PreparingClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [text, values] = args;
     const name =
-      typeof text === 'string' && args.length === 2 && Array.isArray(values) && values.length > 0
+      this.#named && typeof text === 'string' && args.length === 2 && Array.isArray(values) && values.length > 0
         ? statementName(text)
         : undefined;
     const query = super.query as (...a: unknown[]) => unknown;

@@ -7,6 +7,7 @@ import { serveOperatorCommands } from '../cli/operator-socket.js';
 import type { Config } from '../config/config.js';
 import { connect, type DatabaseHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { ReadReplicas } from '../db/read-replicas.js';
 import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
 import { Metrics } from '../metrics/metrics.js';
@@ -35,11 +36,14 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     statementTimeoutMs: config.statementTimeoutMs,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
     queryTimeoutMs: config.dbQueryTimeoutMs,
+    preparedStatements: config.preparedStatements,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
     onWarning: (fields, message) => logger.warn(fields, message),
   });
+  const replicas = await openReplicas(config, database, logger);
   const lifecycle = new Lifecycle('starting');
   const metrics = new Metrics({ pool: database.pool });
+  replicas?.registerMetrics(metrics.registry);
   const apiKeys = await ApiKeyCache.start(database, logger);
   const availabilityPool =
     config.availabilityThreads > 0
@@ -49,6 +53,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const app = createApp({
     apiKeys,
     db: database.db,
+    reads: replicas,
     clock: systemClock,
     vault,
     config,
@@ -115,6 +120,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
         ?.close()
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the operator socket failed'));
       await apiKeys.close();
+      await replicas?.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the replicas failed'));
       await database.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
       if (!drained) logger.error('shutdown timeout: connections still open were cut');
       logger.info({ drained }, 'stopped');
@@ -160,10 +166,35 @@ async function migrate(config: Config, database: DatabaseHandle): Promise<void> 
     lockTimeoutMs: 0,
     queryTimeoutMs: 0,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    preparedStatements: config.preparedStatements,
   });
   try {
     await migrateToLatest(migrator.db);
   } finally {
     await migrator.close();
   }
+}
+
+/** DATABASE_REPLICA_URL's replicas, each pool hardened as the primary's; none without the variable. */
+async function openReplicas(
+  config: Config,
+  database: DatabaseHandle,
+  logger: Logger,
+): Promise<ReadReplicas | undefined> {
+  if (config.databaseReplicaUrls.length === 0 || database.kind !== 'postgres') return undefined;
+  return ReadReplicas.open({
+    primary: database.db,
+    urls: config.databaseReplicaUrls,
+    connection: {
+      poolSize: config.dbPoolSize,
+      statementTimeoutMs: config.statementTimeoutMs,
+      acquireTimeoutMs: config.dbAcquireTimeoutMs,
+      queryTimeoutMs: config.dbQueryTimeoutMs,
+      preparedStatements: config.preparedStatements,
+      onConnectionError: (error) => logger.warn({ err: error }, 'replica connection lost; the pool reconnects'),
+    },
+    maxLagMs: config.replicaMaxLagMs,
+    checkMs: config.replicaCheckMs,
+    logger,
+  });
 }

@@ -6,11 +6,14 @@ import { toMoney } from '../lib/money.js';
 import { resolveVenue } from '../venues/venue-access.js';
 import { listTreatments } from './treatments.repository.js';
 
-export function treatmentsRouter({ db }: RouteDeps) {
+export function treatmentsRouter({ reads }: RouteDeps) {
   return initServer().router(contract.treatments, {
     list: async ({ params, res }) => {
-      const venue = await resolveVenue(db, principalOf(res), params.venue_id);
-      const { treatments, variants } = await listTreatments(db, venue.id);
+      // Both on one database: a replica's venue and the primary's treatments could disagree.
+      const { treatments, variants } = await reads.read(async (db) => {
+        const venue = await resolveVenue(db, principalOf(res), params.venue_id);
+        return listTreatments(db, venue.id);
+      });
       const data = treatments.map((t) => ({
         ...t,
         variants: variants

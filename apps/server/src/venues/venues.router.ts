@@ -7,15 +7,15 @@ import { resolveVenue } from './venue-access.js';
 import { toVenueDetail, toVenueSummary } from './venue.mapper.js';
 import { listVenues } from './venues.repository.js';
 
-export function venuesRouter({ db }: RouteDeps) {
+export function venuesRouter({ reads }: RouteDeps) {
   return initServer().router(contract.venues, {
     list: async ({ query, res }) => {
       const principal = principalOf(res);
-      const { rows, total } = await listVenues(db, principal, pageWindow(query));
+      const { rows, total } = await reads.read((db) => listVenues(db, principal, pageWindow(query)));
       return { status: 200, body: paginated(rows.map(toVenueSummary), query, total) };
     },
     get: async ({ params, res }) => {
-      const venue = await resolveVenue(db, principalOf(res), params.venue_id);
+      const venue = await reads.read((db) => resolveVenue(db, principalOf(res), params.venue_id));
       return { status: 200, body: { data: toVenueDetail(venue) } };
     },
   });

@@ -52,4 +52,38 @@ describe('configuration, read in one place', () => {
       'KEY_ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)',
     );
   });
+
+  it('reads the read replicas, their lag bound and check interval, and the prepared-statement switch', () => {
+    expect(readSettings({ DATABASE_URL: 'postgres://db/x' })).toMatchObject({
+      databaseReplicaUrls: [],
+      replicaMaxLagMs: 5000,
+      replicaCheckMs: 1000,
+      preparedStatements: true,
+    });
+    const settings = readSettings({
+      DATABASE_URL: 'postgres://db/x',
+      DATABASE_REPLICA_URL: 'postgres://r1:5433/x, postgresql://u:p@r2/x',
+      DATABASE_REPLICA_MAX_LAG_MS: '2000',
+      DATABASE_REPLICA_CHECK_MS: '250',
+      DATABASE_PREPARED_STATEMENTS: 'false',
+    });
+    expect(settings).toMatchObject({
+      databaseReplicaUrls: ['postgres://r1:5433/x', 'postgresql://u:p@r2/x'],
+      replicaMaxLagMs: 2000,
+      replicaCheckMs: 250,
+      preparedStatements: false,
+    });
+  });
+
+  it('refuses replicas that are not PostgreSQL URLs, replicas without a primary, and a switch that is not true or false', () => {
+    expect(() =>
+      readSettings({ DATABASE_URL: 'postgres://db/x', DATABASE_REPLICA_URL: 'postgres://r1/x,,mysql://r2' }),
+    ).toThrow('DATABASE_REPLICA_URL must be postgres:// URLs separated by commas; entry 2 is not one');
+    expect(() => readSettings({ DATABASE_REPLICA_URL: 'postgres://r1/x' })).toThrow(
+      'DATABASE_REPLICA_URL needs DATABASE_URL: replicas follow a PostgreSQL primary',
+    );
+    expect(() => readSettings({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(
+      'DATABASE_PREPARED_STATEMENTS must be true or false, got no',
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/connect.js';
+import { connect, type DatabaseHandle } from '../../src/db/connect.js';
+import { withDatabase } from '../support/postgres-admin.js';
 import { openTestDatabase, testDbKind } from '../support/test-db.js';
 
 // The named statements are pg's; PGlite runs in process and plans nothing over a wire.
@@ -25,5 +26,25 @@ describe.skipIf(testDbKind !== 'postgres')('statements on PostgreSQL are prepare
     const ours = rows.filter((r) => r.statement === text);
     expect(ours).toHaveLength(1);
     expect(ours[0]!.name).toMatch(/^k_[0-9a-f]{40}$/);
+  });
+
+  it('sends every statement unnamed with prepared statements off (DATABASE_PREPARED_STATEMENTS=false)', async () => {
+    const unnamed = await connect({
+      databaseUrl: withDatabase(process.env.DATABASE_URL!, (handle as DatabaseHandle & { name: string }).name),
+      poolSize: 1,
+      preparedStatements: false,
+    });
+    try {
+      for (const value of [1, 2, 3]) {
+        const { rows } = await sql<{ n: number }>`select ${value}::int * 10 as n`.execute(unnamed.db);
+        expect(rows).toEqual([{ n: value * 10 }]);
+      }
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(
+        unnamed.db,
+      );
+      expect(rows).toEqual([{ n: 0 }]);
+    } finally {
+      await unnamed.close();
+    }
   });
 });
