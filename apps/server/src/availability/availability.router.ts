@@ -8,39 +8,67 @@ import { VariantNotFoundError } from '../errors/domain-errors.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import { periodOf } from './availability-period.js';
 import { computeDays, loadSnapshot, selectSnapshotRow, snapshotQuery, toSnapshotVariant } from '../scheduling/index.js';
-import { availabilityData } from './availability-answer.js';
+import { availabilityData, encodeAnswer, freshUntilMs } from './availability-answer.js';
+import type { FreshAnswer } from './availability-cache.js';
 
 type Answer = { data: ReturnType<typeof availabilityData> };
 
-export function availabilityRouter({ db, clock, availabilityPool: pool }: RouteDeps) {
+export function availabilityRouter({
+  db,
+  clock,
+  availabilityPool: pool,
+  availabilityCache: cache,
+  validateResponses,
+}: RouteDeps) {
   return initServer().router(contract.availability, {
     variant: async ({ params, query, res }) => {
       const period = periodOf(query);
       const principal = principalOf(res);
-      const { venue, variant } = await resolveVenueVariant(db, principal, params.venue_id, params.variant_id);
+      const { venue, variant } = await resolveVenueVariant(db, principal, params.venue_id, params.variant_id, cache);
       if (!variant) throw new VariantNotFoundError();
       const snapshotVariant = toSnapshotVariant(variant);
       const dates = { mode: period.mode, from: period.from.toString(), to: period.to.toString() };
+      const now = clock.now();
+      const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
 
-      if (pool?.takes(venue, period)) {
-        const bytes = await pool.answer(
-          principal.keyId,
-          async () => ({
-            venue,
-            variant: snapshotVariant,
-            row: await selectSnapshotRow(db, snapshotQuery(venue, snapshotVariant, period)),
-            period: dates,
-            now: clock.now().toString(),
-            guestCount: query.guest_count,
-          }),
-          clientGone(res),
+      /** Heavy answers on the worker threads, light ones here; either way the 200's bytes and how long they hold. */
+      const compute = async (): Promise<FreshAnswer> => {
+        if (pool?.takes(venue, period)) {
+          return pool.answer(
+            principal.keyId,
+            async () => ({
+              venue,
+              variant: snapshotVariant,
+              row: await selectSnapshotRow(db, snapshotQuery(venue, snapshotVariant, period)),
+              period: dates,
+              now: now.toString(),
+              guestCount: query.guest_count,
+            }),
+            clientGone(res),
+          );
+        }
+        const days = computeDays(
+          await loadSnapshot(db, venue, snapshotVariant, period),
+          period,
+          now,
+          query.guest_count,
         );
+        const bytes = encodeAnswer({ data: availabilityData(ids, dates, days) }, validateResponses);
+        return {
+          bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          freshUntilMs: freshUntilMs(days, snapshotVariant.leadTimeMinutes),
+        };
+      };
+
+      if (cache) {
+        // One answer per (variant, guest count, venue-local dates) of the venue; the venue's zone turns those
+        // dates into instants when computed, so day boundaries (and DST) are the computation's, not the key's.
+        const key = `${variant.id}|${query.guest_count}|${dates.mode}|${dates.from}|${dates.to}`;
+        const bytes = await cache.answer(venue.id, key, now.epochMilliseconds, compute);
         return { status: 200, body: jsonBytes(res, bytes) };
       }
-
-      const snapshot = await loadSnapshot(db, venue, snapshotVariant, period);
-      const days = computeDays(snapshot, period, clock.now(), query.guest_count);
-      const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
+      if (pool?.takes(venue, period)) return { status: 200, body: jsonBytes(res, (await compute()).bytes) };
+      const days = computeDays(await loadSnapshot(db, venue, snapshotVariant, period), period, now, query.guest_count);
       return { status: 200, body: { data: availabilityData(ids, dates, days) } };
     },
   });

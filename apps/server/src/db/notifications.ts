@@ -16,6 +16,12 @@ export interface NotificationListener {
    * connection stops answering, long before it is declared lost.
    */
   isCurrent(): boolean;
+  /**
+   * Resolves once every notification committed before the call has been handed to onNotify (or the connection is
+   * known lost, which onLive(false) has told): what a writer awaits before answering, so its own process has seen
+   * its own notices.
+   */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -123,6 +129,8 @@ export function listenPostgres(
   void open();
   return {
     isCurrent: () => performance.now() - confirmedAt < heartbeat.trustMs,
+    // PostgreSQL sends a session its pending notifications before the answer to its next query.
+    sync: () => (client ? client.query('select 1').then(noop, noop) : Promise.resolve()),
     close: async () => {
       closed = true;
       clearTimeout(timer);
@@ -148,9 +156,14 @@ export async function listenPglite(
   handlers.onLive(true);
   return {
     isCurrent: () => !pglite.closed,
+    // PGlite hands a transaction's notifications to the listeners while its commit is answered, before the
+    // committing call returns: nothing is left to wait for.
+    sync: () => Promise.resolve(),
     close: async () => {
       handlers.onLive(false);
       if (!pglite.closed) await unlisten();
     },
   };
 }
+
+const noop = () => undefined;
