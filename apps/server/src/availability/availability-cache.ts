@@ -61,6 +61,8 @@ export class AvailabilityCache {
   private inFlight = 0;
   private live = false;
   private listener: NotificationListener | undefined;
+  /** performance.now() before which every committed notice is known to have arrived (the last sync's asking). */
+  private caughtUpTo = -Infinity;
   private hits = 0;
   private misses = 0;
 
@@ -96,17 +98,30 @@ export class AvailabilityCache {
    * The venue row (with a variant) that `load` reads, from memory when held. Rows of unknown venues are not kept
    * (no venue id to drop them by when one is created).
    */
-  async venueRow<T extends { id: string }>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
-    const held = this.lookup(`row|${key}`, -Infinity);
+  async venueRow<T extends { id: string }>(
+    key: string,
+    load: () => Promise<T | undefined>,
+    since = performance.now(),
+  ): Promise<T | undefined> {
+    const held = await this.lookup(`row|${key}`, -Infinity, since);
     if (held) return held as T;
     return this.fill(`row|${key}`, load, (row) =>
       row ? { venueId: row.id, size: rowSize(row), freshUntilMs: Infinity } : undefined,
     );
   }
 
-  /** The 200's bytes for an answer `key` of `venueId`, computed by `load` unless held and still fresh at `nowMs`. */
-  async answer(venueId: string, key: string, nowMs: number, load: () => Promise<FreshAnswer>): Promise<Buffer> {
-    const held = this.lookup(`answer|${venueId}|${key}`, nowMs);
+  /**
+   * The 200's bytes for an answer `key` of `venueId`, computed by `load` unless held and still fresh at `nowMs`
+   * (the request's clock). `since`: when the request arrived (performance.now()).
+   */
+  async answer(
+    venueId: string,
+    key: string,
+    nowMs: number,
+    load: () => Promise<FreshAnswer>,
+    since = performance.now(),
+  ): Promise<Buffer> {
+    const held = await this.lookup(`answer|${venueId}|${key}`, nowMs, since);
     if (held) return held as Buffer;
     const fresh = await this.fill(`answer|${venueId}|${key}`, load, (answer) => ({
       venueId,
@@ -154,7 +169,19 @@ export class AvailabilityCache {
     await this.listener?.close();
   }
 
-  private lookup(key: string, nowMs: number): unknown {
+  /**
+   * The entry's value, once the notices of every commit that finished before `since` (the request's arrival, by
+   * performance.now()) have arrived: a round trip on the listening connection (db/notifications.ts), shared by
+   * the requests that arrived before it was asked for. So a hit never misses a commit that came before the
+   * request, whichever process made it.
+   */
+  private async lookup(key: string, nowMs: number, since: number): Promise<unknown> {
+    if (!this.isLive || !this.entries.has(key)) return undefined;
+    if (this.caughtUpTo < since) {
+      const asked = performance.now();
+      await this.listener!.sync();
+      this.caughtUpTo = Math.max(this.caughtUpTo, asked);
+    }
     if (!this.isLive) return undefined;
     const entry = this.entries.get(key);
     if (entry && nowMs < entry.freshUntilMs) {
@@ -208,6 +235,7 @@ export class AvailabilityCache {
 
   private setLive(live: boolean) {
     this.changed('*');
+    this.caughtUpTo = -Infinity;
     this.live = live;
   }
 }

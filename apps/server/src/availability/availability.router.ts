@@ -22,9 +22,18 @@ export function availabilityRouter({
 }: RouteDeps) {
   return initServer().router(contract.availability, {
     variant: async ({ params, query, res }) => {
+      // The request's arrival: what the cache holds must reflect every commit before it.
+      const since = performance.now();
       const period = periodOf(query);
       const principal = principalOf(res);
-      const { venue, variant } = await resolveVenueVariant(db, principal, params.venue_id, params.variant_id, cache);
+      const { venue, variant } = await resolveVenueVariant(
+        db,
+        principal,
+        params.venue_id,
+        params.variant_id,
+        cache,
+        since,
+      );
       if (!variant) throw new VariantNotFoundError();
       const snapshotVariant = toSnapshotVariant(variant);
       const dates = { mode: period.mode, from: period.from.toString(), to: period.to.toString() };
@@ -64,7 +73,7 @@ export function availabilityRouter({
         // One answer per (variant, guest count, venue-local dates) of the venue; the venue's zone turns those
         // dates into instants when computed, so day boundaries (and DST) are the computation's, not the key's.
         const key = `${variant.id}|${query.guest_count}|${dates.mode}|${dates.from}|${dates.to}`;
-        const bytes = await cache.answer(venue.id, key, now.epochMilliseconds, compute);
+        const bytes = await cache.answer(venue.id, key, now.epochMilliseconds, compute, since);
         return { status: 200, body: jsonBytes(res, bytes) };
       }
       if (pool?.takes(venue, period)) return { status: 200, body: jsonBytes(res, (await compute()).bytes) };

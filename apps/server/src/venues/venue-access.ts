@@ -15,7 +15,11 @@ export async function resolveVenue(db: Db, principal: Principal, ref: string): P
 
 /** Where a venue row may come from without a round trip: the availability cache (availability-cache.ts). */
 export interface VenueRowCache {
-  venueRow<T extends { id: string }>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined>;
+  venueRow<T extends { id: string }>(
+    key: string,
+    load: () => Promise<T | undefined>,
+    since?: number,
+  ): Promise<T | undefined>;
 }
 
 /**
@@ -28,12 +32,13 @@ export async function resolveVenueVariant(
   ref: string,
   variantId: string,
   cache?: VenueRowCache,
+  since?: number,
 ) {
   const key = venueKey(principal, ref);
   const id = variantId.toLowerCase();
   const read = () => findVenueWithVariant(db, key, id);
   const cacheKey = 'id' in key ? `${key.id}|${id}` : `${key.organisationId}/${key.slug}|${id}`;
-  const row = cache ? await cache.venueRow(cacheKey, read) : await read();
+  const row = cache ? await cache.venueRow(cacheKey, read, since) : await read();
   const { variant, ...venue } = checked(principal, row);
   return { venue, variant };
 }
