@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { AvailabilityCache } from './availability/availability-cache.js';
 import type { AvailabilityPool } from './availability/availability-pool.js';
 import type { KeyVault } from './auth/api-key.js';
 import type { ApiKeyLookup } from './auth/api-key-cache.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   bodyDeadlineMs?: number;
   /** Worker threads for heavy availability answers; without one, every answer is computed on the event loop. */
   availabilityPool?: AvailabilityPool | undefined;
+  /** Availability answers kept until the schedule changes; without one, each is read and computed again. */
+  availabilityCache?: AvailabilityCache | undefined;
   /** The dashboard's built files (default apps/dashboard/dist); tests point it elsewhere. */
   dashboardDir?: string;
   /** Webhook URL rules and retry schedule for the dashboard's endpoints; without it, from the environment. */
@@ -47,4 +50,7 @@ export interface RouteDeps {
   clock: Clock;
   vault: KeyVault;
   availabilityPool?: AvailabilityPool | undefined;
+  availabilityCache?: AvailabilityCache | undefined;
+  /** Whether answers are checked against the contract (the app's response policy), for bytes a route encodes. */
+  validateResponses: boolean;
 }

@@ -43,6 +43,10 @@ export function createApp(deps: AppDeps): Express {
     clock: deps.clock,
     vault: deps.vault,
     availabilityPool: deps.availabilityPool,
+    availabilityCache: deps.availabilityCache,
+    // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
+    // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
+    validateResponses: deps.config.responseValidation ?? true,
   };
   const lifecycle = deps.lifecycle ?? new Lifecycle();
   const metrics = deps.metrics ?? new Metrics({ pool: deps.pool, defaultMetrics: false });
@@ -73,9 +77,7 @@ export function createApp(deps: AppDeps): Express {
   // The dashboard's web app (apps/dashboard); its JSON API under /dashboard/api passes through to the routes below.
   app.use('/dashboard', dashboardStatic(deps.dashboardDir));
 
-  // Tests check every answer against the contract; production sends what the typed mappers built, unparsed,
-  // unless RESPONSE_VALIDATION=true (docs/decisions.md, "Response validation").
-  const validated = deps.config.responseValidation ?? true;
+  const validated = routeDeps.validateResponses;
 
   // The dashboard's JSON API: cookie sessions, never an API key, so it is mounted before the partner API's key check.
   mountDashboardApi(
@@ -84,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
       db: deps.db,
       clock: deps.clock,
       vault: routeDeps.vault,
+      availabilityCache: deps.availabilityCache,
       throttle: SignInThrottle.create(deps.pool),
       webhooks: deps.webhooks ?? readSettings(process.env).webhooks,
       ...dashboardSettings(deps.config.publicUrl),

@@ -42,3 +42,14 @@ export function encodeAnswer(body: { data: ReturnType<typeof availabilityData> }
   // TextEncoder gives the bytes their own ArrayBuffer, which the worker can hand over without a copy.
   return new TextEncoder().encode(JSON.stringify(checked));
 }
+
+/**
+ * Until when (epoch ms) `days` stay the answer if nothing is written: the clock only takes slots away (a start
+ * inside the lead time is no longer listed, compute-slots.ts) and never adds one, so the answer holds until the
+ * earliest listed start less the lead time. A list with no slot holds until the schedule changes.
+ */
+export function freshUntilMs(days: DaySlots[], leadTimeMinutes: number): number {
+  let earliest = Infinity;
+  for (const day of days) for (const slot of day.slots) if (slot.startMs < earliest) earliest = slot.startMs;
+  return earliest - leadTimeMinutes * 60_000;
+}

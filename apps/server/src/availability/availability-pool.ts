@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { compiledEntry } from '../lib/compiled-entry.js';
 import { ServiceUnavailableError } from '../errors/domain-errors.js';
 import type { VenueRow } from '../venues/venues.repository.js';
-import type { AvailabilityTask, TaskFailure } from './compute-worker.js';
+import type { AvailabilityTask, TaskAnswer, TaskFailure } from './compute-worker.js';
+import type { FreshAnswer } from './availability-cache.js';
 import type { Period } from './availability-period.js';
 import { KeyGate } from './key-gate.js';
 
@@ -42,7 +43,7 @@ export class AvailabilityPool {
   private readonly validate: boolean;
   private readonly logger: AvailabilityPoolOptions['logger'];
   /** Undefined while workers that failed to start are given a pause, and once closed. */
-  private piscina: Piscina<AvailabilityTask, Uint8Array | TaskFailure> | undefined;
+  private piscina: Piscina<AvailabilityTask, TaskAnswer | TaskFailure> | undefined;
   private restartAt = 0;
   private closed = false;
 
@@ -65,11 +66,15 @@ export class AvailabilityPool {
    * computed). Domain and database errors of `load` pass through; a failure of the pool is a 503. A request whose
    * client has gone (`gone` aborted) by its turn is not computed.
    */
-  answer(key: string, load: () => Promise<Omit<AvailabilityTask, 'validate'>>, gone?: AbortSignal): Promise<Buffer> {
+  answer(
+    key: string,
+    load: () => Promise<Omit<AvailabilityTask, 'validate'>>,
+    gone?: AbortSignal,
+  ): Promise<FreshAnswer> {
     return this.gate.run(key, async () => {
       if (gone?.aborted) throw new ServiceUnavailableError({ cause: new Error('the client left while waiting') });
       const task = { ...(await load()), validate: this.validate };
-      let result: Uint8Array | TaskFailure;
+      let result: TaskAnswer | TaskFailure;
       try {
         result = await this.running().run(task);
       } catch (error) {
@@ -82,7 +87,8 @@ export class AvailabilityPool {
         failure.stack = result.failed.stack;
         throw failure;
       }
-      return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+      const { bytes, freshUntilMs } = result;
+      return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), freshUntilMs };
     });
   }
 
@@ -101,7 +107,7 @@ export class AvailabilityPool {
   }
 
   private start() {
-    const piscina = new Piscina<AvailabilityTask, Uint8Array | TaskFailure>({
+    const piscina = new Piscina<AvailabilityTask, TaskAnswer | TaskFailure>({
       filename: (this.options.filename ?? compiledEntry('compute-worker')).href,
       name: this.options.name ?? 'default',
       // Started with the process and kept: a worker loads its modules and the contract once, not per burst.

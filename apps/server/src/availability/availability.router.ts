@@ -3,48 +3,84 @@ import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
 import type { RouteDeps } from '../app-deps.js';
+import type { Db } from '../db/connect.js';
 import { principalOf } from '../auth/principal.js';
 import { VariantNotFoundError } from '../errors/domain-errors.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
 import { periodOf } from './availability-period.js';
 import { computeDays, loadSnapshot, selectSnapshotRow, snapshotQuery, toSnapshotVariant } from '../scheduling/index.js';
-import { availabilityData } from './availability-answer.js';
+import { availabilityData, encodeAnswer, freshUntilMs } from './availability-answer.js';
+import type { FreshAnswer } from './availability-cache.js';
 
 type Answer = { data: ReturnType<typeof availabilityData> };
 
-export function availabilityRouter({ reads, clock, availabilityPool: pool }: RouteDeps) {
+export function availabilityRouter({
+  db,
+  reads,
+  clock,
+  availabilityPool: pool,
+  availabilityCache: cache,
+  validateResponses,
+}: RouteDeps) {
   return initServer().router(contract.availability, {
     variant: async ({ params, query, res }) => {
+      // The request's arrival: what the cache holds must reflect every commit before it.
+      const since = performance.now();
       const period = periodOf(query);
       const principal = principalOf(res);
-      const { venue, variant } = await reads.read((db) =>
-        resolveVenueVariant(db, principal, params.venue_id, params.variant_id),
-      );
+      // With the cache, the venue row is read (rarely: once per venue change) on the primary, as a replica's
+      // could predate the change notice that emptied the entry; without it, where catalogue reads go.
+      const { venue, variant } = cache
+        ? await resolveVenueVariant(db, principal, params.venue_id, params.variant_id, cache, since)
+        : await reads.read((readDb) => resolveVenueVariant(readDb, principal, params.venue_id, params.variant_id));
       if (!variant) throw new VariantNotFoundError();
       const snapshotVariant = toSnapshotVariant(variant);
       const dates = { mode: period.mode, from: period.from.toString(), to: period.to.toString() };
+      const now = clock.now();
+      const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
+      // A snapshot on a replica may trail the primary by up to reads.maxStaleMs: the booking itself is decided on
+      // the primary, so a stale slot costs a 409, never a double booking. An answer the cache would keep is read on
+      // the primary while the venue changed within that time, so no kept answer predates a notice that reached us.
+      const snapshotReads = <T>(run: (readDb: Db) => Promise<T>): Promise<T> =>
+        cache?.changedWithin(venue.id, reads.maxStaleMs) ? run(db) : reads.read(run);
 
-      if (pool?.takes(venue, period)) {
-        const bytes = await pool.answer(
-          principal.keyId,
-          async () => ({
-            venue,
-            variant: snapshotVariant,
-            row: await reads.read((db) => selectSnapshotRow(db, snapshotQuery(venue, snapshotVariant, period))),
-            period: dates,
-            now: clock.now().toString(),
-            guestCount: query.guest_count,
-          }),
-          clientGone(res),
-        );
+      /** Heavy answers on the worker threads, light ones here; either way the 200's bytes and how long they hold. */
+      const compute = async (): Promise<FreshAnswer> => {
+        if (pool?.takes(venue, period)) {
+          return pool.answer(
+            principal.keyId,
+            async () => ({
+              venue,
+              variant: snapshotVariant,
+              row: await snapshotReads((readDb) =>
+                selectSnapshotRow(readDb, snapshotQuery(venue, snapshotVariant, period)),
+              ),
+              period: dates,
+              now: now.toString(),
+              guestCount: query.guest_count,
+            }),
+            clientGone(res),
+          );
+        }
+        const snapshot = await snapshotReads((readDb) => loadSnapshot(readDb, venue, snapshotVariant, period));
+        const days = computeDays(snapshot, period, now, query.guest_count);
+        const bytes = encodeAnswer({ data: availabilityData(ids, dates, days) }, validateResponses);
+        return {
+          bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          freshUntilMs: freshUntilMs(days, snapshotVariant.leadTimeMinutes),
+        };
+      };
+
+      if (cache) {
+        // One answer per (variant, guest count, venue-local dates) of the venue; the venue's zone turns those
+        // dates into instants when computed, so day boundaries (and DST) are the computation's, not the key's.
+        const key = `${variant.id}|${query.guest_count}|${dates.mode}|${dates.from}|${dates.to}`;
+        const bytes = await cache.answer(venue.id, key, now.epochMilliseconds, compute, since);
         return { status: 200, body: jsonBytes(res, bytes) };
       }
-
-      // A replica's snapshot may trail the primary by up to DATABASE_REPLICA_MAX_LAG_MS: the booking itself is
-      // decided on the primary, so a stale slot costs a 409, never a double booking.
-      const snapshot = await reads.read((db) => loadSnapshot(db, venue, snapshotVariant, period));
-      const days = computeDays(snapshot, period, clock.now(), query.guest_count);
-      const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
+      if (pool?.takes(venue, period)) return { status: 200, body: jsonBytes(res, (await compute()).bytes) };
+      const snapshot = await reads.read((readDb) => loadSnapshot(readDb, venue, snapshotVariant, period));
+      const days = computeDays(snapshot, period, now, query.guest_count);
       return { status: 200, body: { data: availabilityData(ids, dates, days) } };
     },
   });

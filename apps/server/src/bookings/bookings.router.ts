@@ -8,7 +8,10 @@ import { createBooking } from './create-booking.js';
 import { getBooking } from './get-booking.js';
 import { warnOnGuestNameMismatch } from './guest-name-check.js';
 
-export function bookingsRouter({ db, clock }: RouteDeps) {
+export function bookingsRouter({ db, clock, availabilityCache }: RouteDeps) {
+  // A booking's commit changes its venue's availability (and, through its therapist, maybe others'): this process
+  // drops what it holds and has its own notices before it answers, so the caller's next list is never stale.
+  const settled = (venueId: string) => availabilityCache?.settle([venueId]);
   return initServer().router(contract.bookings, {
     get: async ({ params, res }) => {
       const booking = await getBooking(db, principalOf(res), params.booking_id);
@@ -22,6 +25,7 @@ export function bookingsRouter({ db, clock }: RouteDeps) {
         body,
         now: clock.now(),
       });
+      await settled(booking.venue_id);
       if (replayed) {
         res.setHeader('Idempotent-Replayed', 'true');
         return { status: 200, body: { data: toBooking(booking) } };
@@ -37,6 +41,7 @@ export function bookingsRouter({ db, clock }: RouteDeps) {
         body,
         now: clock.now(),
       });
+      await settled(booking.venue_id);
       return { status: 200, body: { data: toBooking(booking) } };
     },
   });

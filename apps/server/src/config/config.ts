@@ -125,6 +125,7 @@ const Environment = z.object({
   WEB_CONCURRENCY: integer('WEB_CONCURRENCY', 1, 1),
   MAX_CONNECTIONS: integer('MAX_CONNECTIONS', undefined, 1),
   AVAILABILITY_THREADS: integer('AVAILABILITY_THREADS', undefined, 0),
+  AVAILABILITY_CACHE_MB: integer('AVAILABILITY_CACHE_MB', 64, 0),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule,
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
   WEBHOOK_RETENTION_DAYS: integer('WEBHOOK_RETENTION_DAYS', 30, 1),
@@ -169,6 +170,8 @@ export interface Settings {
   maxConnections: number;
   /** Worker threads per process for heavy availability answers; 0 computes them on the event loop. */
   availabilityThreads: number;
+  /** Bytes of availability answers a process keeps (availability/availability-cache.ts); 0 turns the cache off. */
+  availabilityCacheBytes: number;
   webhooks: WebhookConfig;
   /** Days a delivered webhook event, its deliveries and attempts are kept (retention/retention-rules.ts). */
   webhookRetentionDays: number;
@@ -218,6 +221,7 @@ export function readSettings(env: Env = process.env): Settings {
     webConcurrency: e.WEB_CONCURRENCY,
     maxConnections: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
     availabilityThreads: e.AVAILABILITY_THREADS ?? defaultAvailabilityThreads(e.WEB_CONCURRENCY),
+    availabilityCacheBytes: e.AVAILABILITY_CACHE_MB * 1024 * 1024,
     webhooks: { retrySchedule: e.WEBHOOK_RETRY_SCHEDULE, allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
   };

@@ -10,7 +10,7 @@ import { resolveVenueRefs } from './people.repository.js';
 import { scopeOf, trailOf } from './resource-access.js';
 
 /** The organisation's bookings (a desk person's venues only) and the therapist workflow; both roles. */
-export function bookingsRouter({ db, clock }: DashboardDeps) {
+export function bookingsRouter({ db, clock, availabilityCache }: DashboardDeps) {
   return initServer().router(dashboardContract.bookings, {
     list: async ({ query, res }) => {
       const scope = scopeOf(res);
@@ -41,15 +41,20 @@ export function bookingsRouter({ db, clock }: DashboardDeps) {
         clock,
         audit: trailOf(req, res, clock),
       });
+      await availabilityCache?.settle([]);
       return { status: 200, body: { data: detail } };
     },
     complete: async ({ params, req, res }) => {
       const input = { scope: scopeOf(res), bookingId: params.id, clock, audit: trailOf(req, res, clock) };
-      return { status: 200, body: { data: await recordOutcome(db, { ...input, outcome: 'completed' }) } };
+      const detail = await recordOutcome(db, { ...input, outcome: 'completed' });
+      await availabilityCache?.settle([]);
+      return { status: 200, body: { data: detail } };
     },
     noShow: async ({ params, req, res }) => {
       const input = { scope: scopeOf(res), bookingId: params.id, clock, audit: trailOf(req, res, clock) };
-      return { status: 200, body: { data: await recordOutcome(db, { ...input, outcome: 'no_show' }) } };
+      const detail = await recordOutcome(db, { ...input, outcome: 'no_show' });
+      await availabilityCache?.settle([]);
+      return { status: 200, body: { data: detail } };
     },
   });
 }

@@ -1,3 +1,4 @@
+import type { AvailabilityCache } from '../availability/availability-cache.js';
 import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
@@ -18,6 +19,8 @@ export interface DashboardDeps {
   throttle: SignInThrottle;
   /** The address rules for webhook URLs and the retry schedule (the same as the delivery loop's). */
   webhooks: WebhookConfig;
+  /** Told of the therapist workflow's commits, so a read after them never sees the schedule from before. */
+  availabilityCache?: AvailabilityCache | undefined;
 }
 
 export function dashboardSettings(publicUrl: string) {

@@ -9,6 +9,7 @@ import * as dashboard from '../migrations/0006_dashboard.js';
 import * as dashboardResources from '../migrations/0007_dashboard_resources.js';
 import * as apiKeyInserts from '../migrations/0008_api_key_inserts.js';
 import * as retention from '../migrations/0009_retention.js';
+import * as availabilityChanges from '../migrations/0010_availability_changes.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_dashboard_resources': dashboardResources,
   '0008_api_key_inserts': apiKeyInserts,
   '0009_retention': retention,
+  '0010_availability_changes': availabilityChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

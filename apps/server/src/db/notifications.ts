@@ -16,6 +16,12 @@ export interface NotificationListener {
    * connection stops answering, long before it is declared lost.
    */
   isCurrent(): boolean;
+  /**
+   * Resolves once every notification committed before the call has been handed to onNotify (or the connection is
+   * known lost, which onLive(false) has told): what a cache awaits before it trusts what it holds, so that no
+   * commit that finished before a read began is missed.
+   */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -120,9 +126,33 @@ export function listenPostgres(
     }
   }
 
+  // PostgreSQL sends a session its pending notifications before the answer to its next query, so a `select 1`
+  // sent after the call proves every notice committed before it delivered. Callers share queries: those that
+  // come while one is in flight share the next (sent once it is answered), so a burst of readers costs two
+  // round trips of latency and one query, not one query each.
+  let inFlight: Promise<void> | undefined;
+  let waiting: Promise<void> | undefined;
+  function sync(): Promise<void> {
+    const on = client;
+    if (!on) return Promise.resolve();
+    if (waiting) return waiting;
+    const send = () => {
+      waiting = undefined;
+      const answered = on.query('select 1').then(noop, noop);
+      inFlight = answered;
+      void answered.then(() => {
+        if (inFlight === answered) inFlight = undefined;
+      });
+      return answered;
+    };
+    if (!inFlight) return send();
+    return (waiting = inFlight.then(send));
+  }
+
   void open();
   return {
     isCurrent: () => performance.now() - confirmedAt < heartbeat.trustMs,
+    sync,
     close: async () => {
       closed = true;
       clearTimeout(timer);
@@ -148,9 +178,14 @@ export async function listenPglite(
   handlers.onLive(true);
   return {
     isCurrent: () => !pglite.closed,
+    // PGlite hands a transaction's notifications to the listeners while its commit is answered, before the
+    // committing call returns: nothing is left to wait for.
+    sync: () => Promise.resolve(),
     close: async () => {
       handlers.onLive(false);
       if (!pglite.closed) await unlisten();
     },
   };
 }
+
+const noop = () => undefined;

@@ -15,10 +15,15 @@ export interface ReadRouting {
   readDb(): Db;
   /** `run` on readDb(); when a replica fails to serve it (down, cut, a recovery conflict), again on the primary. */
   read<T>(run: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * How far behind the primary a replica in use may be: the lag bound plus the time between two checks, during
+   * which a replica that stopped replaying is still used. 0 when every read is on the primary.
+   */
+  readonly maxStaleMs: number;
 }
 
 /** Every read on the primary: no replica configured, the embedded database, tests. */
-export const primaryReads = (db: Db): ReadRouting => ({ readDb: () => db, read: (run) => run(db) });
+export const primaryReads = (db: Db): ReadRouting => ({ readDb: () => db, read: (run) => run(db), maxStaleMs: 0 });
 
 /** The pools' connections to replicas in pg_stat_activity. */
 export const REPLICA_APPLICATION_NAME = 'spa-replica-reads';
@@ -81,6 +86,11 @@ export class ReadReplicas implements ReadRouting {
     this.#primary = options.primary;
     this.#replicas = replicas;
     this.#positions = new PrimaryPositions(options.maxLagMs + 5 * options.checkMs);
+  }
+
+  /** The lag bound, plus a check's interval and its timeout: how long a replica that stopped replaying stays in use. */
+  get maxStaleMs(): number {
+    return this.#options.maxLagMs + this.#options.checkMs + Math.max(this.#options.checkMs, 1000);
   }
 
   /** Opens a pool per replica (lazily connecting) and starts checking; none is used before its first good check. */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
+import { AvailabilityCache } from '../availability/availability-cache.js';
 import { AvailabilityPool } from '../availability/availability-pool.js';
 import { KeyVault } from '../auth/api-key.js';
 import { ApiKeyCache } from '../auth/api-key-cache.js';
@@ -45,6 +46,10 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   const metrics = new Metrics({ pool: database.pool });
   replicas?.registerMetrics(metrics.registry);
   const apiKeys = await ApiKeyCache.start(database, logger);
+  const availabilityCache =
+    config.availabilityCacheBytes > 0
+      ? await AvailabilityCache.start(database, { maxBytes: config.availabilityCacheBytes }, logger)
+      : undefined;
   const availabilityPool =
     config.availabilityThreads > 0
       ? // The workers follow the app's response policy (RESPONSE_VALIDATION), as every other answer does.
@@ -62,6 +67,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     metrics,
     pool: database.pool,
     availabilityPool,
+    availabilityCache,
     webhooks: config.webhooks,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
@@ -120,6 +126,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
         ?.close()
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the operator socket failed'));
       await apiKeys.close();
+      await availabilityCache?.close();
       await replicas?.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the replicas failed'));
       await database.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
       if (!drained) logger.error('shutdown timeout: connections still open were cut');

@@ -13,9 +13,32 @@ export async function resolveVenue(db: Db, principal: Principal, ref: string): P
   return checked(principal, await findVenue(db, venueKey(principal, ref)));
 }
 
-/** resolveVenue, and the variant of that venue (null when it has none such), read in the same round trip. */
-export async function resolveVenueVariant(db: Db, principal: Principal, ref: string, variantId: string) {
-  const row = await findVenueWithVariant(db, venueKey(principal, ref), variantId.toLowerCase());
+/** Where a venue row may come from without a round trip: the availability cache (availability-cache.ts). */
+export interface VenueRowCache {
+  venueRow<T extends { id: string }>(
+    key: string,
+    load: () => Promise<T | undefined>,
+    since?: number,
+  ): Promise<T | undefined>;
+}
+
+/**
+ * resolveVenue, and the variant of that venue (null when it has none such), read in the same round trip, or from
+ * `cache`. The access checks run on every call, cached row or not: the row is the venue's, not the caller's.
+ */
+export async function resolveVenueVariant(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  variantId: string,
+  cache?: VenueRowCache,
+  since?: number,
+) {
+  const key = venueKey(principal, ref);
+  const id = variantId.toLowerCase();
+  const read = () => findVenueWithVariant(db, key, id);
+  const cacheKey = 'id' in key ? `${key.id}|${id}` : `${key.organisationId}/${key.slug}|${id}`;
+  const row = cache ? await cache.venueRow(cacheKey, read, since) : await read();
   const { variant, ...venue } = checked(principal, row);
   return { venue, variant };
 }

@@ -81,7 +81,11 @@ describe('API keys cached in the server process', () => {
       listen: (_channel, h) => {
         handlers = h;
         h.onLive(true);
-        return Promise.resolve({ isCurrent: () => true, close: () => Promise.resolve() });
+        return Promise.resolve({
+          isCurrent: () => true,
+          sync: () => Promise.resolve(),
+          close: () => Promise.resolve(),
+        });
       },
     });
     const reading = cache.find(id);

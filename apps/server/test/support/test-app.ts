@@ -6,6 +6,7 @@ import { createApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/app-deps.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
+import { AvailabilityCache } from '../../src/availability/availability-cache.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { type Api, apiOf } from './api.js';
@@ -30,6 +31,8 @@ export interface TestContext<C extends Clock = FixedClock> {
   vault: KeyVault;
   /** The app's key cache (src/auth/api-key-cache.ts), listening on this database. */
   apiKeys: ApiKeyCache;
+  /** The app's availability cache (src/availability/availability-cache.ts), on as in a served process. */
+  availability: AvailabilityCache;
   clock: C;
   close(): Promise<void>;
 }
@@ -48,6 +51,9 @@ export type TestContextOptions<C extends Clock = FixedClock> = {
 
 /** PUBLIC_URL of every test app unless a test says otherwise; the dashboard's origin. */
 export const TEST_PUBLIC_URL = 'http://localhost';
+
+/** The served default (AVAILABILITY_CACHE_MB=64): every test reads availability through the cache. */
+const TEST_AVAILABILITY_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** The clock of every test context unless a test says otherwise. */
 export const TEST_NOW = '2026-11-22T08:00:00Z';
@@ -71,8 +77,10 @@ export async function createTestContext<C extends Clock = FixedClock>(
   const clock = given ?? (fixedClock(now ?? TEST_NOW) as Clock as C);
   // The key cache the served process uses, so every test authenticates through it.
   const apiKeys = await ApiKeyCache.start(handle);
+  const availability = await AvailabilityCache.start(handle, { maxBytes: TEST_AVAILABILITY_CACHE_BYTES });
   const app = createApp({
     apiKeys,
+    availabilityCache: availability,
     db: handle.db,
     pool: handle.pool,
     clock,
@@ -92,9 +100,11 @@ export async function createTestContext<C extends Clock = FixedClock>(
     dashboard: dashboardClientOf(app, publicUrl ?? TEST_PUBLIC_URL),
     vault,
     apiKeys,
+    availability,
     clock,
     close: async () => {
       await apiKeys.close();
+      await availability.close();
       await handle.close();
     },
   };

@@ -1,6 +1,11 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
+interface ProxyOptions {
+  /** Every byte from the database reaches the client this much later. */
+  downstreamDelayMs?: number;
+}
+
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut: `refuse()` closes every open connection and refuses
  * new ones (as a database that went away), `accept()` lets connections through again, `freeze()` stops every
@@ -14,7 +19,7 @@ export class TcpProxy {
   #refusing = false;
   #stalled = false;
 
-  private constructor(target: { host: string; port: number }) {
+  private constructor(target: { host: string; port: number }, options: ProxyOptions) {
     this.#server = createServer((client) => {
       if (this.#refusing) return void client.destroy();
       if (this.#stalled) {
@@ -37,12 +42,15 @@ export class TcpProxy {
       const pair: [Socket, Socket] = [client, upstream];
       this.#pairs.add(pair);
       client.on('close', () => this.#pairs.delete(pair));
-      client.pipe(upstream).pipe(client);
+      client.pipe(upstream);
+      if (!options.downstreamDelayMs) upstream.pipe(client);
+      // A far database: what it sends arrives later, in order (timers of one duration fire in the order set).
+      else upstream.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), options.downstreamDelayMs));
     });
   }
 
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
-    const proxy = new TcpProxy(target);
+  static async start(target: { host: string; port: number }, options: ProxyOptions = {}): Promise<TcpProxy> {
+    const proxy = new TcpProxy(target, options);
     await new Promise<void>((resolve) => proxy.#server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
