@@ -1,6 +1,7 @@
 import { contract } from '@spa/contract';
 import { type ApiFetcherArgs, validateResponse } from '@ts-rest/core';
 import { isErrorBody } from './errors.js';
+import { restoreUnknownValues, withKnownEnumValues } from './open-enums.js';
 import { backoff, isNetworkError, isRetryableAnswer, type RetryOptions, retryDelay, sleep } from './retry.js';
 
 export interface TransportOptions {
@@ -84,9 +85,20 @@ async function exchange(
   return { status: response.status, body: text, headers: response.headers, json: false };
 }
 
-/** A JSON answer that breaks its contract schema throws ResponseValidationError: a bug to report, not a result. */
+/**
+ * A JSON answer that breaks its contract schema throws ResponseValidationError: a bug to report, not a result. A
+ * value an open enum gained after this SDK's contract is not a break: the answer is checked with a known value in
+ * its place, then returned with the value as sent (typed as the union; a `default` branch handles it).
+ */
 function finish(args: ApiFetcherArgs, answer: Answer) {
   const response = { status: answer.status, body: answer.body, headers: answer.headers };
   if (!answer.json || !(args.validateResponse ?? args.route.validateResponseOnClient)) return response;
-  return { ...response, body: validateResponse({ appRoute: args.route, response }).body };
+  try {
+    return { ...response, body: validateResponse({ appRoute: args.route, response }).body };
+  } catch (error) {
+    const tolerated = withKnownEnumValues(error, answer.body);
+    if (!tolerated) throw error;
+    const checked = validateResponse({ appRoute: args.route, response: { ...response, body: tolerated.body } });
+    return { ...response, body: restoreUnknownValues(checked.body, tolerated.unknown) };
+  }
 }
