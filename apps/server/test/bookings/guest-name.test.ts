@@ -25,12 +25,10 @@ describe('guests are matched to customers by email', () => {
   });
 
   const book = async (start: string, guest: { first_name: string; last_name: string; email: string }) => {
-    const res = await ctx
-      .partner(f.key)
-      .bookings.create({
-        params: { venue_id: f.venue.id },
-        body: bookingBody(f.variant.id, { start_at: start, guest }),
-      });
+    const res = await ctx.partner(f.key).bookings.create({
+      params: { venue_id: f.venue.id },
+      body: bookingBody(f.variant.id, { start_at: start, guest }),
+    });
     expectStatus(res, 201);
     return res;
   };

@@ -35,12 +35,10 @@ describe('GET /v1/bookings/{booking_id} (docs/api.md, 6.8)', () => {
             }
           : {}),
       });
-      const history = await ctx
-        .partner(f.key)
-        .customers.bookings({
-          params: { venue_id: f.venue.id, customer_id: customer.id },
-          query: { page_size: '100' },
-        });
+      const history = await ctx.partner(f.key).customers.bookings({
+        params: { venue_id: f.venue.id, customer_id: customer.id },
+        query: { page_size: '100' },
+      });
       expectStatus(history, 200);
       const listed = history.body.data.find((b) => b.id === booking.id)!;
       for (const ref of [booking.id, booking.id.toUpperCase(), `ext:get-${status}`]) {
