@@ -1,4 +1,16 @@
-import { BookingStatus, chars, CurrencyCode, E164_PHONE, LANGUAGE_CODE, MAX_PRICE, Money, Scope } from '@spa/contract';
+import {
+  BookingStatus,
+  CancellationTier,
+  chars,
+  CurrencyCode,
+  E164_PHONE,
+  LANGUAGE_CODE,
+  MAX_PRICE,
+  Money,
+  Scope,
+  VenueDetail,
+  VenueType,
+} from '@spa/contract';
 import { MAX_RATE_LIMIT } from '../lib/limits.js';
 import { z } from 'zod';
 import { minorDigits, toMinor } from '../lib/money.js';
@@ -57,13 +69,13 @@ const money = Money.extend({
     }
   });
 
+// The tier's rules are the contract's (the API answers the tiers the file wrote); the file explains them its way.
 const tier = z
   .object({
-    min_hours_before: z
-      .number()
-      .min(0)
-      .describe('This tier applies when at least this many hours are left before the start (fractions allowed)'),
-    fee_percent: z.number().min(0).max(100).describe('Fee charged, in percent of the booking total_price'),
+    min_hours_before: CancellationTier.shape.min_hours_before.describe(
+      'This tier applies when at least this many hours are left before the start (fractions allowed)',
+    ),
+    fee_percent: CancellationTier.shape.fee_percent.describe('Fee charged, in percent of the booking total_price'),
   })
   .strict()
   .describe(
@@ -160,7 +172,7 @@ const venue = z
       .enum(['active', 'inactive', 'archived'])
       .default('active')
       .describe('Only `active` venues are served to partners; `inactive` and `archived` ones answer 404'),
-    venue_type: z.enum(['hotel', 'spa']).describe('`hotel`: a spa inside a hotel; `spa`: an independent day spa'),
+    venue_type: z.enum(VenueType.options).describe('`hotel`: a spa inside a hotel; `spa`: an independent day spa'),
     name: text.describe('Display name in French'),
     name_en: optionalText.describe('Display name in English'),
     description: optionalText.describe('Long description in French'),
@@ -196,7 +208,7 @@ const venue = z
     schedule: z
       .object({
         type: z
-          .enum(['recurring', 'one_time'])
+          .enum(VenueDetail.shape.schedule_type.options)
           .describe(
             '`recurring`: open on days_of_week every recurrence_interval weeks, plus one_time_openings; `one_time`: open only on the one_time_openings dates',
           ),
@@ -444,6 +456,13 @@ const apiKey = z
   })
   .strict()
   .describe('A partner API key with a known secret (demo and test data; production keys come from pnpm spa keys)');
+
+/** Fields of the contract's venue the file spells its own way: the schedule object (type, days_of_week, …). */
+type ScheduleFields =
+  'schedule_type' | 'days_of_week' | 'recurrence_interval' | 'recurring_start_date' | 'recurring_end_date';
+/** Contract fields the file has no field for: a field added to the contract and not here fails typecheck, named. */
+type UnwrittenVenueFields = Exclude<keyof z.infer<typeof VenueDetail>, keyof z.input<typeof venue> | ScheduleFields>;
+export const everyVenueFieldHasAFileField: [UnwrittenVenueFields] extends [never] ? true : UnwrittenVenueFields = true;
 
 export const VenueDataFile = z
   .object({

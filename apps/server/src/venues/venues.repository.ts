@@ -3,48 +3,13 @@ import { sql } from 'kysely';
 import { compiledQuery } from '../db/compiled-query.js';
 import type { Db } from '../db/connect.js';
 import { venueVariant } from '../treatments/treatments.repository.js';
+import { VENUE_DETAIL_FIELDS, VENUE_SUMMARY_FIELDS } from './venue-fields.js';
 
-const SUMMARY_COLUMNS = [
-  'id',
-  'slug',
-  'name',
-  'name_en',
-  'description',
-  'description_en',
-  'address',
-  'postal_code',
-  'city',
-  'country',
-  'currency',
-  'venue_type',
-  'timezone',
-  'image',
-  'cover_image',
-] as const;
+/** The list shape's fields (venue-fields.ts): the contract names the columns. */
+const SUMMARY_COLUMNS = VENUE_SUMMARY_FIELDS;
 
-const DETAIL_COLUMNS = [
-  ...SUMMARY_COLUMNS,
-  'organisation_id',
-  'status',
-  'landing_subtitle',
-  'vat',
-  'opening_time',
-  'closing_time',
-  'slot_interval',
-  'schedule_type',
-  'days_of_week',
-  'recurrence_interval',
-  'recurring_start_date',
-  'recurring_end_date',
-  'offert',
-  'booking_hold_enabled',
-  'booking_hold_duration_minutes',
-  'allow_out_of_hours_booking',
-  'out_of_hours_surcharge_percent',
-  'room_turnover_buffer_minutes',
-  'inter_venue_buffer_minutes',
-  'cancellation_policy',
-] as const;
+/** The detail shape's fields, and the organisation (the key's boundary). */
+const DETAIL_COLUMNS = [...VENUE_DETAIL_FIELDS, 'organisation_id'] as const;
 
 export type VenueRow = NonNullable<Awaited<ReturnType<typeof findVenue>>>;
 

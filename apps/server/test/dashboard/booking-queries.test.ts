@@ -10,6 +10,7 @@ import { searchBookings } from '../../src/bookings/booking-search.repository.js'
 import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { EVERY_DAY, makeBooking, makeCustomer, makeTherapist, makeTreatment, makeVenue } from '../support/factories.js';
+import { expectStatus } from '../support/typed-api.js';
 import { setup } from '../support/test-app.js';
 
 const PAGE = { offset: 0, limit: 100 };
@@ -121,19 +122,19 @@ describe('dashboard booking queries, scoped by organisation and venue', () => {
   });
 
   it('lists the offered therapists free to accept a pending booking, its events in order, and nobody once it is confirmed', async () => {
-    const res = await ctx.api.book(a.venue.id, bookingBody(a.variant.id, { start_at: '2026-11-25T09:00:00Z' }), a.key);
-    expect(res.status).toBe(201);
-    const pending = res.body.data as { id: string };
+    const res = await ctx.v1.book(a.venue.id, bookingBody(a.variant.id, { start_at: '2026-11-25T09:00:00Z' }), a.key);
+    expectStatus(res, 201);
+    const pending = res.body.data;
     const names = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
     expect(names(await listEligibleTherapists(ctx.db, pending.id))).toEqual(names(a.therapists));
 
     // A therapist of the venue who took another booking at that time is no longer eligible.
-    const other = await ctx.api.book(
+    const other = await ctx.v1.book(
       a.venue.id,
       bookingBody(a.variant.id, { start_at: '2026-11-25T09:30:00Z', external_id: 'other' }),
       a.key,
     );
-    expect(other.status).toBe(201);
+    expectStatus(other, 201);
     const [busy] = (
       await ctx.db
         .selectFrom('therapist_reservations')
@@ -156,7 +157,8 @@ describe('dashboard booking queries, scoped by organisation and venue', () => {
   });
 
   it('does not list a therapist who was never offered the booking, however free', async () => {
-    const res = await ctx.api.book(a.venue.id, bookingBody(a.variant.id, { start_at: '2026-11-26T09:00:00Z' }), a.key);
+    const res = await ctx.v1.book(a.venue.id, bookingBody(a.variant.id, { start_at: '2026-11-26T09:00:00Z' }), a.key);
+    expectStatus(res, 201);
     const late = await makeTherapist(ctx.db, a.organisation.id, {
       shifts: [{ venue_id: a.venue.id, days_of_week: EVERY_DAY, start_time: '09:00', end_time: '18:00' }],
     });

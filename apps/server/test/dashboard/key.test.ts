@@ -74,15 +74,15 @@ describe('the dashboard key: view, reveal, regenerate', () => {
   it('regenerates: the old key answers 401 on the partner API at once, the new one works, one audit row', async () => {
     const w = await world();
     // Warm the key cache: the old key authenticated a moment ago.
-    expect((await ctx.api.get('/v1/venues', w.key.key)).status).toBe(200);
+    expect((await ctx.partner(w.key.key).venues.list()).status).toBe(200);
     const session = await dash().signIn(w.admin.email);
     const res = await dash().post('/key/regenerate', undefined, session);
     expect(res.status).toBe(200);
     const next = res.body.data as { id: string; key: string; scopes: string[] };
     expect(next).toMatchObject({ scopes: ['venues:read'], rate_limit_per_min: null });
     expect(next.id).not.toBe(w.key.id);
-    expect((await ctx.api.get('/v1/venues', w.key.key)).status).toBe(401);
-    expect((await ctx.api.get('/v1/venues', next.key)).status).toBe(200);
+    expect((await ctx.partner(w.key.key).venues.list()).status).toBe(401);
+    expect((await ctx.partner(next.key).venues.list()).status).toBe(200);
     expect((await dash().get('/key', session)).body.data.id).toBe(next.id);
     const rows = (await auditRows(ctx.db, w.org.id)).filter((r) => r.action === 'key.regenerated');
     expect(rows).toEqual([expect.objectContaining({ actor_person_id: w.admin.id, target_id: next.id })]);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import request from 'supertest';
+import { expectStatus } from '../support/typed-api.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importVenueData, ImportValidationError } from '../../src/import/import-venue-data.js';
 import { revealKey } from '../../src/keys/keys.service.js';
@@ -104,18 +104,17 @@ describe('importVenueData: the demo file', () => {
   it('serves the imported data through the API with the demo key (round trip)', async () => {
     const { key } = await revealKey(ctx.db, ctx.vault, 'de0000000001');
     expect(key).toBe(`sk_live_de0000000001_${demoFile().api_keys[0].secret}`);
-    const venues = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${key}`).expect(200);
-    expect(venues.body.data.map((v: { slug: string }) => v.slug).sort()).toEqual([
+    const venues = await ctx.partner(key).venues.list();
+    expectStatus(venues, 200);
+    expect(venues.body.data.map((v) => v.slug).sort()).toEqual([
       'lumiere-london',
       'spa-lumiere-nice',
       'spa-lumiere-paris',
     ]);
     const file = demoFile().venues[0];
-    const treatments = await request(ctx.app)
-      .get(`/v1/venues/${file.id}/treatments`)
-      .set('Authorization', `Bearer ${key}`)
-      .expect(200);
-    expect(treatments.body.data[0].variants[0]).toMatchObject({
+    const treatments = await ctx.partner(key).treatments.list({ params: { venue_id: file.id } });
+    expectStatus(treatments, 200);
+    expect(treatments.body.data[0]!.variants[0]).toMatchObject({
       id: file.treatments[0].variants[0].id,
       price: file.treatments[0].variants[0].price,
     });
@@ -133,8 +132,9 @@ describe('importVenueData: the demo file', () => {
       therapists: { created: 1, updated: 0, unchanged: 0 },
     });
     const { key } = await revealKey(ctx.db, ctx.vault, 'de0000000001');
-    const venues = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${key}`).expect(200);
-    expect(venues.body.data.map((v: { slug: string }) => v.slug)).toContain('spa-lumiere-bordeaux');
+    const venues = await ctx.partner(key).venues.list();
+    expectStatus(venues, 200);
+    expect(venues.body.data.map((v) => v.slug)).toContain('spa-lumiere-bordeaux');
   });
 
   it('stores a key secret as an HMAC and a ciphertext, never in clear', async () => {
