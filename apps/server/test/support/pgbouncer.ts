@@ -105,7 +105,7 @@ export async function startPgBouncer(
   } catch (error) {
     const text = log();
     await stop();
-    throw new Error(`${(error as Error).message}; its log: ${text}`);
+    throw new Error(`${(error as Error).message}; its log: ${text}`, { cause: error });
   }
 }
 
