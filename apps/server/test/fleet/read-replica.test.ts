@@ -115,6 +115,15 @@ describe.skipIf(skipReason)('availability and catalogue reads on a real streamin
     expect(ran).toBe(true);
     const metrics = (await request(app).get('/metrics')).text;
     expect(metrics).toContain(`db_replica_up{replica="127.0.0.1:${replica!.port}/${DATABASE}"} 1`);
+    expect(metrics).not.toContain('db_replica_fallbacks_total{');
+  });
+
+  it("answers the replica's 404 as it is, without asking the primary again", async () => {
+    const res = await get('/v1/venues/8d6a1f7e-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: 'Venue not found' });
+    expect(await readsOn('primary')).toBe(0);
+    expect((await request(app).get('/metrics')).text).not.toContain('db_replica_fallbacks_total{');
   });
 
   it('skips a replica lagging past the bound (replay paused), then uses it again once it has caught up', async () => {
