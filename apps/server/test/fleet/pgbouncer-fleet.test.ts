@@ -102,7 +102,12 @@ describe.skipIf(skipReason)('two server processes through PgBouncer (transaction
       body: bookingBody(fixture.variant.id, {
         start_at: slotStart(n),
         external_id: externalId,
-        guest: { first_name: 'Fleet', last_name: `Guest ${externalId}`, email: `${externalId}@example.com` },
+        guest: {
+          ...bookingBody(fixture.variant.id).guest,
+          first_name: 'Fleet',
+          last_name: `Guest ${externalId}`,
+          email: `${externalId}@example.com`,
+        },
       }),
     });
   const listed = async (server: ChildServer, n: number) => {
