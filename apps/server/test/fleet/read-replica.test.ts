@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { ReadReplicas, REPLICA_APPLICATION_NAME } from '../../src/db/read-replicas.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import { eventually } from '../faults/support/child-server.js';
+import { TcpProxy } from '../faults/support/tcp-proxy.js';
 import { slotStart } from '../faults/support/slots.js';
 import { type BookableVenue, bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { fixedClock } from '../support/fixed-clock.js';
@@ -44,6 +45,7 @@ describe.skipIf(skipReason)('availability and catalogue reads on a real streamin
   let replicas: ReadReplicas;
   let app: Express;
   let fixture: BookableVenue;
+  let vault: KeyVault;
   const logs: { msg: string; reason?: string }[] = [];
 
   beforeAll(async () => {
@@ -51,7 +53,7 @@ describe.skipIf(skipReason)('availability and catalogue reads on a real streamin
     await queryOne(primary.url('postgres'), `create database ${DATABASE}`);
     handle = await connect({ databaseUrl: primary.url(DATABASE), poolSize: 4 });
     await migrateToLatest(handle.db);
-    const vault = new KeyVault(randomBytes(32));
+    vault = new KeyVault(randomBytes(32));
     fixture = await makeBookableVenue(handle.db, vault);
     replica = await startReplica(primary);
     const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
@@ -63,17 +65,7 @@ describe.skipIf(skipReason)('availability and catalogue reads on a real streamin
       checkMs: 100,
       logger,
     });
-    const metrics = new Metrics({ defaultMetrics: false });
-    replicas.registerMetrics(metrics.registry);
-    app = createApp({
-      db: handle.db,
-      reads: replicas,
-      clock: fixedClock(TEST_NOW),
-      vault,
-      metrics,
-      config: { rateLimitEnforced: false, publicUrl: TEST_PUBLIC_URL },
-      logger: pino({ level: 'silent' }),
-    });
+    app = appOn(replicas);
     await eventually(() => replicas.states()[0]!.usable, 30_000);
   });
 
@@ -83,6 +75,20 @@ describe.skipIf(skipReason)('availability and catalogue reads on a real streamin
     await replica?.remove();
     await primary?.remove();
   });
+
+  function appOn(reads: ReadReplicas): Express {
+    const metrics = new Metrics({ defaultMetrics: false });
+    reads.registerMetrics(metrics.registry);
+    return createApp({
+      db: handle.db,
+      reads,
+      clock: fixedClock(TEST_NOW),
+      vault,
+      metrics,
+      config: { rateLimitEnforced: false, publicUrl: TEST_PUBLIC_URL },
+      logger: pino({ level: 'silent' }),
+    });
+  }
 
   const get = (path: string) => request(app).get(path).set('Authorization', `Bearer ${fixture.key}`);
   const day = slotStart(0).slice(0, 10);
@@ -115,6 +121,15 @@ describe.skipIf(skipReason)('availability and catalogue reads on a real streamin
     expect(ran).toBe(true);
     const metrics = (await request(app).get('/metrics')).text;
     expect(metrics).toContain(`db_replica_up{replica="127.0.0.1:${replica!.port}/${DATABASE}"} 1`);
+    expect(metrics).not.toContain('db_replica_fallbacks_total{');
+  });
+
+  it("answers the replica's 404 as it is, without asking the primary again", async () => {
+    const res = await get('/v1/venues/8d6a1f7e-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: 'Venue not found' });
+    expect(await readsOn('primary')).toBe(0);
+    expect((await request(app).get('/metrics')).text).not.toContain('db_replica_fallbacks_total{');
   });
 
   it('skips a replica lagging past the bound (replay paused), then uses it again once it has caught up', async () => {
@@ -156,5 +171,33 @@ describe.skipIf(skipReason)('availability and catalogue reads on a real streamin
     const onReplica = await readsOn('replica');
     expect((await get(`/v1/venues/${fixture.venue.id}/treatments`)).status).toBe(200);
     expect(await readsOn('replica')).toBe(onReplica + 1);
+  });
+
+  it('skips a replica that stops answering without closing (a partition), with no 5xx, and uses it again after', async () => {
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: replica!.port });
+    const partitioned = await ReadReplicas.open({
+      primary: handle.db,
+      urls: [proxy.urlFor(replica!.url(DATABASE))],
+      connection: { poolSize: 2, queryTimeoutMs: 1_000, acquireTimeoutMs: 1_000 },
+      maxLagMs: MAX_LAG_MS,
+      checkMs: 100,
+    });
+    const partitionedApp = appOn(partitioned);
+    const venues = () => request(partitionedApp).get('/v1/venues').set('Authorization', `Bearer ${fixture.key}`);
+    try {
+      await eventually(() => partitioned.states()[0]!.usable, 30_000);
+      expect((await venues()).status).toBe(200);
+      proxy.stall();
+      // A read on a frozen connection fails at the client's query timeout and runs again on the primary.
+      for (let i = 0; i < 3; i++) expect((await venues()).status).toBe(200);
+      await eventually(() => partitioned.states()[0]!.reason.startsWith('does not answer'), 30_000);
+      expect((await request(partitionedApp).get('/readyz')).status).toBe(200);
+      proxy.accept();
+      await eventually(() => partitioned.states()[0]!.usable, 30_000);
+      expect((await venues()).status).toBe(200);
+    } finally {
+      await partitioned.close();
+      await proxy.close();
+    }
   });
 });
