@@ -153,7 +153,7 @@ export async function benchScale(): Promise<string[]> {
           await res.arrayBuffer();
           if (res.status === 201) booked++;
         }
-        const res = await fetch(`${cached.base}/v1/venues/${v.id}/availability/variants/${v.variant}?date=${date}`, {
+        const res = await fetch(`${cached.base}/v1/venues/${v.id}/availability/variants/${v.variant}?date=${date.toString()}`, {
           headers: { authorization: `Bearer ${key}` },
         });
         await res.arrayBuffer();
