@@ -42,11 +42,18 @@ const CACHE_BYTES = 64 * 1024 * 1024;
  */
 export async function benchScale(): Promise<string[]> {
   const database = await openBenchDatabase('postgres', 10);
-  const lines = [
-    `scale on postgres (load average ${loadavg()
+  const lines: string[] = [];
+  // Each figure is printed as it is made (a run takes minutes), and returned for the summary.
+  const push = lines.push.bind(lines);
+  lines.push = (...items: string[]) => {
+    for (const item of items) process.stderr.write(`${item}\n`);
+    return push(...items);
+  };
+  const load = () =>
+    loadavg()
       .map((l) => l.toFixed(2))
-      .join(' ')} at the start)`,
-  ];
+      .join(' ');
+  lines.push(`scale on postgres (load average ${load()} at the start)`);
   const closing: { close(): Promise<void> }[] = [];
   try {
     const arrivals: { venue: string; at: number }[] = [];
@@ -153,9 +160,12 @@ export async function benchScale(): Promise<string[]> {
           await res.arrayBuffer();
           if (res.status === 201) booked++;
         }
-        const res = await fetch(`${cached.base}/v1/venues/${v.id}/availability/variants/${v.variant}?date=${date.toString()}`, {
-          headers: { authorization: `Bearer ${key}` },
-        });
+        const res = await fetch(
+          `${cached.base}/v1/venues/${v.id}/availability/variants/${v.variant}?date=${date.toString()}`,
+          {
+            headers: { authorization: `Bearer ${key}` },
+          },
+        );
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`availability answered ${res.status}`);
       });
@@ -181,6 +191,9 @@ export async function benchScale(): Promise<string[]> {
       LOG_LEVEL: 'info',
     });
     try {
+      // Ready once it has migrated (already done) and checked its database: 503 until then.
+      while ((await fetch(`${writer.base}/readyz`).catch(() => undefined))?.status !== 200)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       const target = venues[0]!;
       const delays: number[] = [];
       for (let i = 0; i < INVALIDATIONS; i++) {
@@ -211,11 +224,7 @@ export async function benchScale(): Promise<string[]> {
       writer.kill();
       await writer.exited;
     }
-    lines.push(
-      `  load average at the end: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    lines.push(`  load average at the end: ${load()}`);
   } finally {
     for (const c of closing.reverse()) await c.close();
     await database.close();
