@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { doc, IsoDate, named, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
 import { badRequest, commonErrors, variantNotFound, venueForbidden } from './errors.js';
 import { Example } from './examples.js';
+import { statuses } from './statuses.js';
 
 const c = initContract();
 
@@ -111,13 +112,13 @@ export const availabilityContract = c.router({
     path: '/venues/:venue_id/availability/variants/:variant_id',
     pathParams: z.object({ venue_id: VenueRef, variant_id: doc(Uuid, 'Variant UUID', Example.variantId) }),
     query: AvailabilityQuery,
-    responses: {
+    responses: statuses({
       200: AvailabilityResponse,
       ...commonErrors,
       ...badRequest('date must be a date in the form YYYY-MM-DD', 'date'),
       403: venueForbidden,
       404: variantNotFound,
-    },
+    }),
     summary: 'Slots of one variant (preview)',
     description:
       `Day mode (date) or range mode (from and to, at most ${MAX_RANGE_DAYS} days apart, every date listed). ` +

@@ -21,6 +21,7 @@ import {
 } from './errors.js';
 import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
+import { statuses } from './statuses.js';
 
 const c = initContract();
 
@@ -253,7 +254,7 @@ export const bookingsContract = c.router({
     method: 'GET',
     path: '/bookings/:booking_id',
     pathParams: BookingPath,
-    responses: {
+    responses: statuses({
       200: doc(BookingResponse, 'The booking as it is now'),
       ...commonErrors,
       403: failure(
@@ -266,7 +267,7 @@ export const bookingsContract = c.router({
         '`AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues your key can see; read it by UUID',
         AmbiguousExternalIdErrorBody,
       ),
-    },
+    }),
     summary: 'Read one booking (preview)',
     description:
       'Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. ' +
@@ -279,7 +280,7 @@ export const bookingsContract = c.router({
     path: '/venues/:venue_id/bookings',
     pathParams: VenuePath,
     body: CreateBookingBody,
-    responses: {
+    responses: statuses({
       201: doc(BookingResponse, 'Created, status pending'),
       200: doc(
         BookingResponse,
@@ -297,7 +298,7 @@ export const bookingsContract = c.router({
         DuplicateExternalIdErrorBody,
       ),
       422: failure('price_paid.currency must equal the venue currency', CurrencyMismatchErrorBody),
-    },
+    }),
     summary: 'Create a booking (preview)',
     description:
       'Books the slot starting at start_at. Atomic: the slot is re-checked and a room and therapists are reserved in one transaction. ' +
@@ -310,7 +311,7 @@ export const bookingsContract = c.router({
     path: '/bookings/:booking_id/cancel',
     pathParams: BookingPath,
     body: CancelBookingBody,
-    responses: {
+    responses: statuses({
       200: doc(BookingResponse, 'The cancelled booking, with its cancellation block', {
         data: {
           ...PENDING_EXAMPLE,
@@ -342,7 +343,7 @@ export const bookingsContract = c.router({
         '`BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show',
         BookingAlreadyCancelledErrorBody,
       ),
-    },
+    }),
     summary: 'Cancel a booking (preview)',
     description:
       'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once. ' +

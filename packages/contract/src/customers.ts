@@ -13,6 +13,7 @@ import {
 import { Booking } from './bookings.js';
 import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
+import { statuses } from './statuses.js';
 
 const c = initContract();
 
@@ -43,13 +44,13 @@ export const customersContract = c.router({
     query: PaginationQuery.extend({
       email: doc(z.string().max(254).optional(), 'Exact email, case-insensitive', 'claire.martin@example.com'),
     }),
-    responses: {
+    responses: statuses({
       200: CustomerListResponse,
       ...commonErrors,
       ...badRequest('page_size must be an integer from 1 to 100', 'page_size'),
       403: venueForbidden,
       404: venueNotFound,
-    },
+    }),
     summary: "List the venue's customers",
     description:
       'Customers of the organisation with at least one booking at this venue, ordered by last name, first name.',
@@ -60,7 +61,7 @@ export const customersContract = c.router({
     path: '/venues/:venue_id/customers/:customer_id/bookings',
     pathParams: z.object({ venue_id: VenueRef, customer_id: doc(Uuid, 'Customer UUID', Example.customerId) }),
     query: PaginationQuery,
-    responses: {
+    responses: statuses({
       200: BookingListResponse,
       ...commonErrors,
       ...badRequest('customer_id must be a UUID', 'customer_id'),
@@ -70,7 +71,7 @@ export const customersContract = c.router({
         VenueNotFoundErrorBody,
         CustomerNotFoundErrorBody,
       ),
-    },
+    }),
     summary: "List a customer's bookings at a venue",
     description: 'Bookings of one customer at this venue only, newest start first.',
     metadata: { scope: 'bookings:read', tag: 'customers' },

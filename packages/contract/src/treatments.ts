@@ -4,6 +4,7 @@ import { doc, Money, named, single, Uuid } from './common.js';
 import { commonErrors, venueForbidden, venueNotFound } from './errors.js';
 import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
+import { statuses } from './statuses.js';
 
 const c = initContract();
 
@@ -46,12 +47,12 @@ export const treatmentsContract = c.router({
     method: 'GET',
     path: '/venues/:venue_id/treatments',
     pathParams: VenuePath,
-    responses: {
+    responses: statuses({
       200: TreatmentListResponse,
       ...commonErrors,
       403: venueForbidden,
       404: venueNotFound,
-    },
+    }),
     summary: 'List treatments and their variants',
     description: 'Every treatment of the venue with its bookable variants. Not paginated.',
     metadata: { scope: 'treatments:read', tag: 'treatments' },

@@ -15,6 +15,7 @@ import {
 } from './common.js';
 import { badRequest, commonErrors, scopeForbidden, venueForbidden, venueNotFound } from './errors.js';
 import { Example } from './examples.js';
+import { statuses } from './statuses.js';
 
 const c = initContract();
 
@@ -140,12 +141,12 @@ export const venuesContract = c.router({
     method: 'GET',
     path: '/venues',
     query: PaginationQuery,
-    responses: {
+    responses: statuses({
       200: VenueListResponse,
       ...commonErrors,
       ...badRequest('page must be an integer of at least 1', 'page'),
       403: scopeForbidden,
-    },
+    }),
     summary: 'List venues',
     description: "Active venues within the key's scope (its organisation, or its one venue), ordered by name.",
     metadata: { scope: 'venues:read', tag: 'venues' },
@@ -154,12 +155,12 @@ export const venuesContract = c.router({
     method: 'GET',
     path: '/venues/:venue_id',
     pathParams: VenuePath,
-    responses: {
+    responses: statuses({
       200: VenueResponse,
       ...commonErrors,
       403: venueForbidden,
       404: venueNotFound,
-    },
+    }),
     summary: 'Get a venue',
     description: 'One venue in the detail shape, by UUID or slug. Does not embed the treatment catalogue.',
     metadata: { scope: 'venues:read', tag: 'venues' },

@@ -112,10 +112,9 @@ export function expectStatus<R extends { status: number; body: unknown }, S exte
 }
 
 /**
- * The `error` of an answer whose status the client's types do not list. TypeScript turns the numeric keys of a
- * spread object into string keys, so the statuses a contract spreads in (`...commonErrors`, `...dashboardErrors`)
- * are missing from ts-rest's answer types, though the contract declares them at run time (throwOnUnknownStatus
- * accepts them). Read loosely here rather than cast in each test; docs/decisions.md says more.
+ * The `error` of an answer, read without narrowing it first: for a test that compares the status and the error in
+ * one expectation (every status the contract declares is in the client's types since `statuses()`, contract
+ * src/statuses.ts; docs/decisions.md says why it was needed).
  */
 export function errorOf(res: { body: unknown }): unknown {
   return typeof res.body === 'object' && res.body !== null && 'error' in res.body ? res.body.error : undefined;

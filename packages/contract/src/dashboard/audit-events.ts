@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { page, PaginationQuery, UtcInstant, Uuid } from '../common.js';
 import { dashboardErrors, forbidden } from './errors.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -62,7 +63,7 @@ export const auditEventsContract = c.router({
     method: 'GET',
     path: '/audit-events',
     query: PaginationQuery,
-    responses: { 200: page(AuditEvent), ...dashboardErrors, 403: forbidden },
+    responses: statuses({ 200: page(AuditEvent), ...dashboardErrors, 403: forbidden }),
     summary: 'The audit log of the organisation, newest first (admin)',
   },
 });

@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import { DashboardVenue } from './people.js';
 import { WebhookDelivery } from './webhook-deliveries.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -94,18 +95,18 @@ export const dashboardBookingsContract = c.router({
     method: 'GET',
     path: '/bookings',
     query: BookingsQuery,
-    responses: {
+    responses: statuses({
       200: page(BookingRow),
       ...dashboardErrors,
       404: failure('`Venue not found`: no venue of yours has this UUID or slug', DashboardVenueNotFoundErrorBody),
-    },
+    }),
     summary: 'Bookings of the organisation (of the listed venues, for desk), by start, earliest first',
   },
   get: {
     method: 'GET',
     path: '/bookings/:id',
     pathParams: DashboardBookingPath,
-    responses: { 200: single(BookingDetail), ...dashboardErrors, 404: notFound },
+    responses: statuses({ 200: single(BookingDetail), ...dashboardErrors, 404: notFound }),
     summary: 'One booking with its timeline, deliveries and the therapists who may accept it',
   },
   accept: {
@@ -113,12 +114,12 @@ export const dashboardBookingsContract = c.router({
     path: '/bookings/:id/accept',
     pathParams: DashboardBookingPath,
     body: AcceptBookingBody,
-    responses: {
+    responses: statuses({
       200: single(BookingDetail),
       ...changeErrors,
       ...dashboardBodyErrors,
       422: failure('The therapist is not one the booking was offered to; the sentence says why', SentenceErrorBody),
-    },
+    }),
     summary: "Record a therapist's acceptance: the booking is confirmed",
   },
   complete: {
@@ -126,7 +127,7 @@ export const dashboardBookingsContract = c.router({
     path: '/bookings/:id/complete',
     pathParams: DashboardBookingPath,
     body: c.noBody(),
-    responses: { 200: single(BookingDetail), ...changeErrors },
+    responses: statuses({ 200: single(BookingDetail), ...changeErrors }),
     summary: 'Record that the treatment took place',
   },
   noShow: {
@@ -134,7 +135,7 @@ export const dashboardBookingsContract = c.router({
     path: '/bookings/:id/no-show',
     pathParams: DashboardBookingPath,
     body: c.noBody(),
-    responses: { 200: single(BookingDetail), ...changeErrors },
+    responses: statuses({ 200: single(BookingDetail), ...changeErrors }),
     summary: 'Record that the guest did not come',
   },
 });

@@ -10,6 +10,7 @@ import {
 } from '../errors.js';
 import { dashboardBodyErrors, EmailTakenErrorBody, forbidden, InvitationNotFoundErrorBody } from './errors.js';
 import { NewPassword, OrganisationSummary, Role, User } from './people.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -44,7 +45,7 @@ export const invitationsContract = c.router({
     method: 'GET',
     path: '/invitations/:token',
     pathParams: InvitationPath,
-    responses: { 200: single(Invitation), ...openErrors, 404: notFound },
+    responses: statuses({ 200: single(Invitation), ...openErrors, 404: notFound }),
     summary: 'Read an invitation before choosing a password',
   },
   accept: {
@@ -52,14 +53,14 @@ export const invitationsContract = c.router({
     path: '/invitations/:token/accept',
     pathParams: InvitationPath,
     body: AcceptInvitationBody,
-    responses: {
+    responses: statuses({
       201: single(User),
       ...openErrors,
       ...dashboardBodyErrors,
       403: forbidden,
       404: notFound,
       409: failure('`A person with this email already exists`', EmailTakenErrorBody),
-    },
+    }),
     summary: 'Accept an invitation with a password (12 to 256 characters); then sign in',
     description: 'Needs no session or CSRF token, but the Origin must be the dashboard. The invitation is used up.',
   },

@@ -4,6 +4,7 @@ import { single, UtcInstant } from '../common.js';
 import { failure } from '../errors.js';
 import { Scope } from '../scopes.js';
 import { dashboardErrors, forbidden, forbiddenOrUnconfirmed, KeyNotFoundErrorBody } from './errors.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -30,25 +31,25 @@ export const keyContract = c.router({
   get: {
     method: 'GET',
     path: '/key',
-    responses: {
+    responses: statuses({
       200: single(DashboardKey.nullable().describe('null: no active dashboard key')),
       ...dashboardErrors,
       403: forbidden,
-    },
+    }),
     summary: 'The dashboard key, without its secret (admin)',
   },
   reveal: {
     method: 'POST',
     path: '/key/reveal',
     body: c.noBody(),
-    responses: { 200: single(RevealedKey), ...dashboardErrors, 403: forbiddenOrUnconfirmed, 404: noKey },
+    responses: statuses({ 200: single(RevealedKey), ...dashboardErrors, 403: forbiddenOrUnconfirmed, 404: noKey }),
     summary: 'Show the full key (admin, password confirmed within 5 minutes)',
   },
   regenerate: {
     method: 'POST',
     path: '/key/regenerate',
     body: c.noBody(),
-    responses: { 200: single(RevealedKey), ...dashboardErrors, 403: forbiddenOrUnconfirmed },
+    responses: statuses({ 200: single(RevealedKey), ...dashboardErrors, 403: forbiddenOrUnconfirmed }),
     summary: 'Replace the key: the old one answers 401 at once (admin, password confirmed within 5 minutes)',
   },
 });

@@ -11,6 +11,7 @@ import {
 } from './errors.js';
 import { failure } from '../errors.js';
 import { DashboardVenue, Email, OrganisationSummary, PasswordAttempt, Role } from './people.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -38,7 +39,7 @@ export const sessionContract = c.router({
     method: 'POST',
     path: '/session',
     body: SignInBody,
-    responses: {
+    responses: statuses({
       200: single(Me),
       ...dashboardErrors,
       ...dashboardBodyErrors,
@@ -47,7 +48,7 @@ export const sessionContract = c.router({
         InvalidCredentialsErrorBody,
       ),
       403: forbidden,
-    },
+    }),
     summary: 'Sign in',
     description:
       'Sets the `spa_session` cookie (HttpOnly, SameSite=Lax, Path=/dashboard). Needs no CSRF token, but the Origin ' +
@@ -56,21 +57,21 @@ export const sessionContract = c.router({
   me: {
     method: 'GET',
     path: '/session',
-    responses: { 200: single(Me), ...dashboardErrors },
+    responses: statuses({ 200: single(Me), ...dashboardErrors }),
     summary: 'Who am I, with the CSRF token of the session',
   },
   signOut: {
     method: 'DELETE',
     path: '/session',
     body: c.noBody(),
-    responses: { 204: c.noBody(), ...dashboardErrors, 403: forbidden },
+    responses: statuses({ 204: c.noBody(), ...dashboardErrors, 403: forbidden }),
     summary: 'Sign out: the session ends at once and the cookie is cleared',
   },
   confirm: {
     method: 'POST',
     path: '/session/confirm',
     body: ConfirmBody,
-    responses: {
+    responses: statuses({
       200: single(z.object({ confirmed_until: UtcInstant })),
       ...dashboardErrors,
       ...dashboardBodyErrors,
@@ -80,7 +81,7 @@ export const sessionContract = c.router({
         InvalidPasswordErrorBody,
       ),
       403: forbidden,
-    },
+    }),
     summary: 'Confirm the password: key reveal, key regenerate and secret rotation are allowed for 5 minutes',
   },
 });

@@ -12,6 +12,7 @@ import {
   UserNotFoundErrorBody,
 } from './errors.js';
 import { DashboardVenueSummary, Email, Role, User } from './people.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -53,14 +54,14 @@ export const usersContract = c.router({
     method: 'GET',
     path: '/users',
     query: PaginationQuery,
-    responses: { 200: page(User), ...dashboardErrors, 403: forbidden },
+    responses: statuses({ 200: page(User), ...dashboardErrors, 403: forbidden }),
     summary: 'People of the organisation, by email (admin)',
   },
   invite: {
     method: 'POST',
     path: '/users',
     body: InviteBody,
-    responses: {
+    responses: statuses({
       201: single(SentInvitation),
       ...dashboardErrors,
       ...dashboardBodyErrors,
@@ -70,7 +71,7 @@ export const usersContract = c.router({
         DashboardVenueNotFoundErrorBody,
       ),
       409: failure('`A person with this email already exists`', EmailTakenErrorBody),
-    },
+    }),
     summary: 'Invite a person (admin); an earlier pending invitation of the same email stops working',
   },
   remove: {
@@ -78,13 +79,13 @@ export const usersContract = c.router({
     path: '/users/:id',
     pathParams: UserPath,
     body: c.noBody(),
-    responses: {
+    responses: statuses({
       204: c.noBody(),
       ...dashboardErrors,
       403: forbidden,
       404: failure('`User not found` in your organisation', UserNotFoundErrorBody),
       409: failure('`You cannot remove yourself`', CannotRemoveSelfErrorBody),
-    },
+    }),
     summary: 'Remove a person (admin): their sessions end at once',
   },
 });

@@ -4,6 +4,7 @@ import { page, PaginationQuery, single, UtcInstant, Uuid } from '../common.js';
 import { failure } from '../errors.js';
 import { WebhookEventType } from '../webhooks.js';
 import { dashboardErrors, forbidden, WebhookEventNotFoundErrorBody } from './errors.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -50,7 +51,7 @@ export const webhookDeliveriesContract = c.router({
     method: 'GET',
     path: '/webhook-deliveries',
     query: DeliveriesQuery,
-    responses: { 200: page(WebhookDelivery), ...dashboardErrors, 403: forbidden },
+    responses: statuses({ 200: page(WebhookDelivery), ...dashboardErrors, 403: forbidden }),
     summary: 'Deliveries of the organisation, newest first, filtered by endpoint, status and event type (admin)',
   },
   replay: {
@@ -58,12 +59,12 @@ export const webhookDeliveriesContract = c.router({
     path: '/webhook-deliveries/:event_id/replay',
     pathParams: EventPath,
     body: c.noBody(),
-    responses: {
+    responses: statuses({
       200: single(z.object({ event_id: Uuid, deliveries: z.number().int().nonnegative().describe('Queued again') })),
       ...dashboardErrors,
       403: forbidden,
       404: failure('`Webhook event not found` in your organisation', WebhookEventNotFoundErrorBody),
-    },
+    }),
     summary: 'Send an event again to every endpoint it was for (admin)',
   },
 });

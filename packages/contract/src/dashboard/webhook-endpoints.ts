@@ -14,6 +14,7 @@ import {
   WebhookEndpointNotFoundErrorBody,
 } from './errors.js';
 import { DashboardVenueSummary } from './people.js';
+import { statuses } from '../statuses.js';
 
 const c = initContract();
 
@@ -88,14 +89,14 @@ export const webhookEndpointsContract = c.router({
     method: 'GET',
     path: '/webhook-endpoints',
     query: PaginationQuery,
-    responses: { 200: page(WebhookEndpoint), ...dashboardErrors, 403: forbidden },
+    responses: statuses({ 200: page(WebhookEndpoint), ...dashboardErrors, 403: forbidden }),
     summary: 'The webhook endpoints of the organisation (admin)',
   },
   create: {
     method: 'POST',
     path: '/webhook-endpoints',
     body: CreateWebhookEndpointBody,
-    responses: {
+    responses: statuses({
       201: single(CreatedWebhookEndpoint),
       ...dashboardErrors,
       ...dashboardBodyErrors,
@@ -106,7 +107,7 @@ export const webhookEndpointsContract = c.router({
         'The URL is refused: not https, carries credentials, does not resolve, or resolves to a private address',
         SentenceErrorBody,
       ),
-    },
+    }),
     summary: 'Add an endpoint (admin); its secret is shown once',
   },
   remove: {
@@ -114,7 +115,7 @@ export const webhookEndpointsContract = c.router({
     path: '/webhook-endpoints/:id',
     pathParams: WebhookEndpointPath,
     body: c.noBody(),
-    responses: { 204: c.noBody(), ...dashboardErrors, 403: forbidden, 404: notFound },
+    responses: statuses({ 204: c.noBody(), ...dashboardErrors, 403: forbidden, 404: notFound }),
     summary: 'Remove an endpoint and its pending deliveries (admin)',
   },
   rotateSecret: {
@@ -122,7 +123,7 @@ export const webhookEndpointsContract = c.router({
     path: '/webhook-endpoints/:id/rotate-secret',
     pathParams: WebhookEndpointPath,
     body: c.noBody(),
-    responses: { 200: single(RotatedSecret), ...dashboardErrors, 403: forbiddenOrUnconfirmed, 404: notFound },
+    responses: statuses({ 200: single(RotatedSecret), ...dashboardErrors, 403: forbiddenOrUnconfirmed, 404: notFound }),
     summary: 'Rotate the signing secret (admin, password confirmed within 5 minutes)',
   },
   test: {
@@ -130,13 +131,13 @@ export const webhookEndpointsContract = c.router({
     path: '/webhook-endpoints/:id/test',
     pathParams: WebhookEndpointPath,
     body: c.noBody(),
-    responses: {
+    responses: statuses({
       200: single(TestDelivery),
       ...dashboardErrors,
       403: forbidden,
       404: notFound,
       409: failure('The endpoint is disabled: it receives nothing, a test included', SentenceErrorBody),
-    },
+    }),
     summary:
       'Send a signed `webhook.test` event now (through the delivery queue) and answer how the endpoint replied (admin)',
   },
