@@ -14,6 +14,9 @@ import module from 'node:module';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -62,6 +65,11 @@ export function enableCompileCache() {
 
 /** A hash of every input file's path and bytes (a few milliseconds: cheaper than any doubt about mtimes). */
 export function inputsHash() {
+  return hashOf(INPUTS);
+}
+
+/** A hash of every file's path and bytes under `inputs` (paths from the repository root). */
+function hashOf(/** @type {string[]} */ inputs) {
   const hash = createHash('sha256');
   const add = (/** @type {string} */ path) => {
     if (statSync(path).isDirectory()) {
@@ -70,7 +78,7 @@ export function inputsHash() {
     }
     hash.update(relative(ROOT_DIR, path)).update('\0').update(readFileSync(path)).update('\0');
   };
-  for (const input of INPUTS) add(join(ROOT_DIR, input));
+  for (const input of inputs) add(join(ROOT_DIR, input));
   return hash.digest('hex');
 }
 
@@ -131,6 +139,38 @@ function lockHolderAlive() {
   }
 }
 
+/** What the embedded database's template is made of: the migrations, how PGlite is opened, PGlite's version. */
+const TEMPLATE_INPUTS = [
+  'apps/server/src/migrations',
+  'apps/server/src/db/migrate.ts',
+  'apps/server/src/db/connect.ts',
+  'apps/server/src/db/write-pglite-template.ts',
+  'pnpm-lock.yaml',
+];
+const TEMPLATE_CACHE = join(SERVER_DIR, 'node_modules', '.cache', 'pglite-template');
+
+/**
+ * Puts the migrated, empty embedded database (src/db/pglite-template.ts) into the new build, made by its own
+ * bundled entry once per TEMPLATE_INPUTS and kept in node_modules/.cache, so a rebuild for any other change costs
+ * nothing here. A template that cannot be made is not fatal: a first start then runs PGlite's initdb.
+ */
+function writePgliteTemplate(/** @type {string} */ next) {
+  const cached = join(TEMPLATE_CACHE, hashOf(TEMPLATE_INPUTS));
+  if (!existsSync(cached)) {
+    mkdirSync(TEMPLATE_CACHE, { recursive: true });
+    for (const stale of readdirSync(TEMPLATE_CACHE))
+      rmSync(join(TEMPLATE_CACHE, stale), { recursive: true, force: true });
+    const made = spawnSync(process.execPath, [join(next, 'write-pglite-template.js'), cached], {
+      stdio: ['ignore', 2, 2],
+    });
+    if (made.status !== 0) {
+      console.error('The embedded database template could not be made: a first start will run initdb.');
+      return;
+    }
+  }
+  cpSync(cached, join(next, 'pglite-template'), { recursive: true });
+}
+
 /**
  * Bundles into a new directory beside `dist/`, stamps it, then swaps it in by renaming: a process starting meanwhile
  * sees the old build or the new one, never half of one. Source maps point from there to `src/` by relative paths,
@@ -154,6 +194,7 @@ async function build(/** @type {{ force: boolean }} */ { force }) {
       rmSync(next, { recursive: true, force: true }); // a failed build leaves dist/ as it was, and nothing else
       throw error;
     }
+    writePgliteTemplate(next);
     writeFileSync(join(next, STAMP), hash);
     rmSync(old, { recursive: true, force: true });
     try {

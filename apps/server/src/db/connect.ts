@@ -5,6 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
+import { seedDataDirFromTemplate } from './pglite-template.js';
 import { PreparingClient, type PreparingOptions } from './preparing-client.js';
 import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
@@ -131,6 +132,8 @@ async function connectPglite({ dataDir, onWarning }: ConnectOptions): Promise<Da
     );
   const unlock = lockDataDir(dataDir);
   try {
+    // An empty DATA_DIR starts as a copy of the build's migrated template (pglite-template.ts), when there is one.
+    if (seedDataDirFromTemplate(dataDir)) makeDataDirPrivate(dataDir);
     const handle = fromPglite(await openPglite({ dataDir }));
     return { ...handle, close: () => handle.close().finally(unlock) };
   } catch (error) {
