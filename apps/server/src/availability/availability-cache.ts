@@ -45,9 +45,10 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * does (db/notifications.ts): each commit that changes what availability reads drops its venues' entries when its
  * notice arrives; while the listener is down or silent the cache is bypassed, and each (re)connection empties it,
  * since notices may have been missed. A read that raced with a change of its venue (the notice came while the
- * answer was being computed) is served but not kept. The process that commits a change drops its venues itself
- * and waits for its own notices before it answers (settle), so a read that follows a write of this process never
- * sees the schedule from before it.
+ * answer was being computed) is served but not kept. A hit first waits for the notices of every commit that
+ * finished before its request arrived (lookup: one round trip on the listener, shared), so no read, in any
+ * process, misses a commit that came before it. The routes that commit a change also drop their venues at once and
+ * wait for their own notices before answering (settle).
  */
 /** Venues whose last notice time is kept: past it the oldest are forgotten (a bound, not a rule). */
 const MAX_NOTICED_VENUES = 100_000;
