@@ -35,6 +35,9 @@ interface Entry {
 /** What an entry costs beyond its bytes: the key, the entry object and the index (a rough, fixed estimate). */
 const ENTRY_OVERHEAD_BYTES = 200;
 
+/** Venues whose last notice time is kept: past it the oldest are forgotten (a bound, not a rule). */
+const MAX_NOTICED_VENUES = 100_000;
+
 /**
  * Availability answers in process memory, per venue, until the schedule changes (docs/decisions.md, "Availability
  * cache (issue 21)"). Two kinds of entry, both tagged with their venue: a venue with one of its variants as the
@@ -50,9 +53,6 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * process, misses a commit that came before it. The routes that commit a change also drop their venues at once and
  * wait for their own notices before answering (settle).
  */
-/** Venues whose last notice time is kept: past it the oldest are forgotten (a bound, not a rule). */
-const MAX_NOTICED_VENUES = 100_000;
-
 export class AvailabilityCache {
   private readonly entries: LRUCache<string, Entry>;
   /** Keys held per venue, so a venue's notice drops its entries without a scan. */
