@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
 import { LISTENER_APPLICATION_NAME, type NotificationHandlers } from '../../src/db/notifications.js';
@@ -22,7 +21,7 @@ describe('API keys cached in the server process', () => {
     await makeVenue(ctx.db, orgId);
   });
 
-  const status = async (key: string) => (await request(ctx.app).get('/v1/venues').set('x-api-key', key)).status;
+  const status = async (key: string) => (await ctx.partner(key).venues.list()).status;
   /** The status the next requests settle on: at once on PGlite, within 1 s (the notification) on PostgreSQL. */
   const settlesOn = (key: string, expected: number) =>
     eventually(async () => (await status(key)) === expected, testDbKind === 'pglite' ? 0 : 1_000);

@@ -7,6 +7,9 @@ import { Metrics } from '../../src/metrics/metrics.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 import { testDbKind } from '../support/test-db.js';
+import { expectStatus } from '../support/typed-api.js';
+
+// Raw supertest stays for /healthz, /readyz, /metrics and unknown paths: none is in the contract.
 
 describe('health, readiness and metrics', () => {
   let ctx: TestContext;
@@ -22,10 +25,10 @@ describe('health, readiness and metrics', () => {
     expect((await request(ctx.app).get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await request(ctx.app).get('/readyz');
     expect([ready.status, ready.body]).toEqual([503, { status: 'unavailable' }]);
-    const api = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${f.key}`);
-    expect(api.status).toBe(503);
-    expect(api.headers['retry-after']).toBe('2');
-    expect(api.body).toEqual({ error: 'Service unavailable', request_id: api.headers['x-request-id'] });
+    const api = await ctx.partner(f.key).venues.list();
+    expectStatus(api, 503);
+    expect(api.headers.get('retry-after')).toBe('2');
+    expect(api.body).toEqual({ error: 'Service unavailable', request_id: api.headers.get('x-request-id') });
   });
 
   it('answers /readyz 200 once ready, and 503 again as soon as it drains', async () => {
@@ -46,19 +49,15 @@ describe('health, readiness and metrics', () => {
 
   it('counts requests by route pattern and status, and bookings created and cancelled', async () => {
     lifecycle.markReady();
-    const auth = { Authorization: `Bearer ${f.key}` };
-    await request(ctx.app).get(`/v1/venues/${f.venue.id}`).set(auth).expect(200);
-    await request(ctx.app).get('/v1/no-such-route').set(auth).expect(404);
-    const created = await request(ctx.app)
-      .post(`/v1/venues/${f.venue.id}/bookings`)
-      .set(auth)
-      .send(bookingBody(f.variant.id));
-    expect(created.status).toBe(201);
-    await request(ctx.app)
-      .post(`/v1/bookings/${created.body.data.id}/cancel`)
-      .set(auth)
-      .send({ cancelled_by: 'partner', reason: 'Guest changed plans' })
-      .expect(200);
+    expectStatus(await ctx.partner(f.key).venues.get({ params: { venue_id: f.venue.id } }), 200);
+    await request(ctx.app).get('/v1/no-such-route').set('Authorization', `Bearer ${f.key}`).expect(404);
+    const created = await ctx.v1.book(f.venue.id, bookingBody(f.variant.id), f.key);
+    expectStatus(created, 201);
+    const cancelled = await ctx.v1.cancel(created.body.data.id, f.key, {
+      cancelled_by: 'partner',
+      reason: 'Guest changed plans',
+    });
+    expectStatus(cancelled, 200);
 
     const res = await request(ctx.app).get('/metrics');
     expect(res.status).toBe(200);

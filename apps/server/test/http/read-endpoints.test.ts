@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   makeApiKey,
@@ -9,6 +8,7 @@ import {
   makeVenue,
 } from '../support/factories.js';
 import { setup } from '../support/test-app.js';
+import { errorOf, expectStatus } from '../support/typed-api.js';
 import { EVERY_DAY } from '../support/calendar.js';
 
 describe('read endpoints (venues, treatments, customers)', () => {
@@ -75,14 +75,15 @@ describe('read endpoints (venues, treatments, customers)', () => {
     world = await build();
   });
 
-  const get = (path: string) => request(ctx.app).get(path).set('Authorization', `Bearer ${world.key}`);
+  /** The typed client as the world's key calls it. */
+  const api = () => ctx.partner(world.key);
 
   it('lists active venues in the list shape with the pagination block', async () => {
-    const res = await get('/v1/venues');
-    expect(res.status).toBe(200);
+    const res = await api().venues.list();
+    expectStatus(res, 200);
     expect(res.body.pagination).toEqual({ page: 1, page_size: 20, total_items: 2, total_pages: 1 });
-    expect(res.body.data.map((v: { slug: string }) => v.slug)).toEqual(['a-spa', 'b-spa']);
-    expect(Object.keys(res.body.data[0]).sort()).toEqual(
+    expect(res.body.data.map((v) => v.slug)).toEqual(['a-spa', 'b-spa']);
+    expect(Object.keys(res.body.data[0]!).sort()).toEqual(
       [
         'address',
         'city',
@@ -104,35 +105,36 @@ describe('read endpoints (venues, treatments, customers)', () => {
   });
 
   it('pages venues and answers an empty page past the end', async () => {
-    const page2 = await get('/v1/venues?page=2&page_size=1');
+    const page2 = await api().venues.list({ query: { page: '2', page_size: '1' } });
     expect(page2.body).toMatchObject({
       data: [{ slug: 'b-spa' }],
       pagination: { page: 2, page_size: 1, total_items: 2, total_pages: 2 },
     });
-    const past = await get('/v1/venues?page=9&page_size=1');
+    const past = await api().venues.list({ query: { page: '9', page_size: '1' } });
     expect(past.body).toEqual({ data: [], pagination: { page: 9, page_size: 1, total_items: 2, total_pages: 2 } });
   });
 
   it('rejects page and page_size outside their bounds or not integers', async () => {
-    for (const [query, message] of [
-      ['page=0', 'page must be an integer of at least 1'],
-      ['page=-1', 'page must be an integer of at least 1'],
-      ['page=1.5', 'page must be an integer of at least 1'],
-      ['page_size=0', 'page_size must be an integer from 1 to 100'],
-      ['page_size=101', 'page_size must be an integer from 1 to 100'],
-      ['page_size=ten', 'page_size must be an integer from 1 to 100'],
-    ]) {
-      const res = await get(`/v1/venues?${query}`);
-      expect([res.status, res.body.error], query).toEqual([400, message]);
-      expect(res.body.details[0].path).toBe(query!.split('=')[0]);
+    for (const [name, value, message] of [
+      ['page', '0', 'page must be an integer of at least 1'],
+      ['page', '-1', 'page must be an integer of at least 1'],
+      ['page', '1.5', 'page must be an integer of at least 1'],
+      ['page_size', '0', 'page_size must be an integer from 1 to 100'],
+      ['page_size', '101', 'page_size must be an integer from 1 to 100'],
+      ['page_size', 'ten', 'page_size must be an integer from 1 to 100'],
+    ] as const) {
+      const res = await api().venues.list({ query: { [name]: value } });
+      expect([res.status, errorOf(res)], `${name}=${value}`).toEqual([400, message]);
+      expectStatus(res, 400);
+      expect(res.body.details?.[0]?.path).toBe(name);
     }
-    expect((await get('/v1/venues?page_size=100')).status).toBe(200);
+    expect((await api().venues.list({ query: { page_size: '100' } })).status).toBe(200);
   });
 
   it('returns the detail shape by UUID and by slug', async () => {
-    const byId = await get(`/v1/venues/${world.venue.id}`);
-    const bySlug = await get('/v1/venues/a-spa');
-    expect(byId.status).toBe(200);
+    const byId = await api().venues.get({ params: { venue_id: world.venue.id } });
+    const bySlug = await api().venues.get({ params: { venue_id: 'a-spa' } });
+    expectStatus(byId, 200);
     expect(bySlug.body).toEqual(byId.body);
     expect(byId.body.data).toMatchObject({
       id: world.venue.id,
@@ -161,14 +163,14 @@ describe('read endpoints (venues, treatments, customers)', () => {
 
   it('answers 404 Venue not found for an unknown slug or UUID and for an inactive venue', async () => {
     for (const ref of ['nowhere', '00000000-0000-4000-8000-000000000000', 'c-archived']) {
-      const res = await get(`/v1/venues/${ref}`);
-      expect([res.status, res.body.error], ref).toEqual([404, 'Venue not found']);
+      const res = await api().venues.get({ params: { venue_id: ref } });
+      expect([res.status, errorOf(res)], ref).toEqual([404, 'Venue not found']);
     }
   });
 
   it('lists treatments with variants and money in major units', async () => {
-    const res = await get('/v1/venues/a-spa/treatments');
-    expect(res.status).toBe(200);
+    const res = await api().treatments.list({ params: { venue_id: 'a-spa' } });
+    expectStatus(res, 200);
     expect(res.body.data).toEqual([
       {
         id: world.treatment.id,
@@ -199,10 +201,15 @@ describe('read endpoints (venues, treatments, customers)', () => {
   });
 
   it('lists the customers with at least one booking at the venue, filtered by email case-insensitively', async () => {
-    const res = await get('/v1/venues/a-spa/customers');
-    expect(res.body.data.map((c: { id: string }) => c.id)).toEqual([world.paul.id, world.claire.id]); // by last name
+    const res = await api().customers.list({ params: { venue_id: 'a-spa' } });
+    expectStatus(res, 200);
+    expect(res.body.data.map((c) => c.id)).toEqual([world.paul.id, world.claire.id]); // by last name
     expect(res.body.pagination.total_items).toBe(2);
-    const filtered = await get('/v1/venues/a-spa/customers?email=claire.martin@example.COM');
+    const filtered = await api().customers.list({
+      params: { venue_id: 'a-spa' },
+      query: { email: 'claire.martin@example.COM' },
+    });
+    expectStatus(filtered, 200);
     expect(filtered.body.data).toEqual([
       {
         id: world.claire.id,
@@ -217,9 +224,10 @@ describe('read endpoints (venues, treatments, customers)', () => {
   });
 
   it("lists one customer's bookings at that venue only, newest first, in the full booking shape", async () => {
-    const res = await get(`/v1/venues/a-spa/customers/${world.claire.id}/bookings`);
-    expect(res.status).toBe(200);
-    expect(res.body.data.map((b: { id: string }) => b.id)).toEqual([world.newer.id, world.older.id]);
+    const params = { venue_id: 'a-spa', customer_id: world.claire.id };
+    const res = await api().customers.bookings({ params });
+    expectStatus(res, 200);
+    expect(res.body.data.map((b) => b.id)).toEqual([world.newer.id, world.older.id]);
     expect(res.body.data[0]).toEqual({
       id: world.newer.id,
       booking_number: expect.any(Number),
@@ -242,16 +250,17 @@ describe('read endpoints (venues, treatments, customers)', () => {
       updated_at: expect.any(String),
       cancellation: null,
     });
-    const paged = await get(`/v1/venues/a-spa/customers/${world.claire.id}/bookings?page=2&page_size=1`);
-    expect(paged.body.data.map((b: { id: string }) => b.id)).toEqual([world.older.id]);
+    const paged = await api().customers.bookings({ params, query: { page: '2', page_size: '1' } });
+    expectStatus(paged, 200);
+    expect(paged.body.data.map((b) => b.id)).toEqual([world.older.id]);
   });
 
   it('answers 404 Customer not found in this venue for an unknown customer or one who never booked there', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', world.never.id]) {
-      const res = await get(`/v1/venues/a-spa/customers/${id}/bookings`);
-      expect([res.status, res.body.error]).toEqual([404, 'Customer not found in this venue']);
+      const res = await api().customers.bookings({ params: { venue_id: 'a-spa', customer_id: id } });
+      expect([res.status, errorOf(res)]).toEqual([404, 'Customer not found in this venue']);
     }
-    const malformed = await get('/v1/venues/a-spa/customers/not-a-uuid/bookings');
-    expect([malformed.status, malformed.body.error]).toEqual([400, 'customer_id must be a UUID']);
+    const malformed = await api().customers.bookings({ params: { venue_id: 'a-spa', customer_id: 'not-a-uuid' } });
+    expect([malformed.status, errorOf(malformed)]).toEqual([400, 'customer_id must be a UUID']);
   });
 });

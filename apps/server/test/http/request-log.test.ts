@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeBookableVenue } from '../support/booking-fixture.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
+import { expectStatus } from '../support/typed-api.js';
 
 describe('request log', () => {
   let ctx: TestContext;
@@ -23,7 +23,7 @@ describe('request log', () => {
 
   it('writes one line per answered request: the request, its key, the status and headers sent, the time taken', async () => {
     lines.length = 0;
-    await request(ctx.app).get('/v1/venues?page=1').set('Authorization', `Bearer ${f.key}`).set('X-Request-Id', 'r-1');
+    await ctx.partner(f.key).venues.list({ query: { page: '1' }, extraHeaders: { 'x-request-id': 'r-1' } });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 30,
@@ -52,11 +52,12 @@ describe('request log', () => {
       throw new Error('clock stopped');
     });
     try {
-      const res = await request(ctx.app)
-        .get(`/v1/venues/${f.venue.id}/availability/variants/${f.variant.id}?date=2026-11-25`)
-        .set('Authorization', `Bearer ${f.key}`)
-        .set('X-Request-Id', 'r-2');
-      expect(res.status).toBe(500);
+      const res = await ctx.partner(f.key).availability.variant({
+        params: { venue_id: f.venue.id, variant_id: f.variant.id },
+        query: { date: '2026-11-25' },
+        extraHeaders: { 'x-request-id': 'r-2' },
+      });
+      expectStatus(res, 500);
     } finally {
       now.mockRestore();
     }
