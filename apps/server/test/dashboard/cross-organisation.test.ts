@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { error } from '../support/api.js';
 import { setup } from '../support/test-app.js';
+import { expectStatus } from '../support/typed-api.js';
 import { CROSS_ORGANISATION_CASES } from './cross-organisation.cases.js';
 import { auditRows, dashboardOf, makeDashboardOrganisation } from './dashboard-support.js';
 import { makeResourcefulOrganisation } from './resources-support.js';
@@ -25,9 +26,11 @@ describe("organisation A's admin asking for organisation B's records", () => {
     const dash = dashboardOf(ctx.app);
     await dash.signIn(b.admin.email);
     const session = await dash.signIn(a.admin.email);
-    const users = await dash.get('/users', session);
-    expect(users.body.data.map((u: { id: string }) => u.id).sort()).toEqual([a.admin.id, a.desk.id].sort());
-    const audit = await dash.get('/audit-events', session);
-    expect(audit.body.data.every((e: { actor: { id: string } }) => e.actor.id === a.admin.id)).toBe(true);
+    const users = await ctx.dashboard(session).users.list();
+    expectStatus(users, 200);
+    expect(users.body.data.map((u) => u.id).sort()).toEqual([a.admin.id, a.desk.id].sort());
+    const audit = await ctx.dashboard(session).auditEvents.list();
+    expectStatus(audit, 200);
+    expect(audit.body.data.every((e) => 'id' in e.actor && e.actor.id === a.admin.id)).toBe(true);
   });
 });

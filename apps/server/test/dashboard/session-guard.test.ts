@@ -8,16 +8,27 @@ import { errorMapper } from '../../src/http/error-mapper.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { error } from '../support/api.js';
 import { setup } from '../support/test-app.js';
-import { auditRows, dashboardOf, makeDashboardOrganisation, PASSWORD } from './dashboard-support.js';
+import { expectStatus } from '../support/typed-api.js';
+import { auditRows, dashboardOf, makeDashboardOrganisation, PASSWORD, type Session } from './dashboard-support.js';
 
 describe('dashboard session guard', () => {
   const ctx = setup({ now: '2026-11-22T08:00:00Z' });
+  /** Untyped dashboard requests: sign-in (it reads the Set-Cookie) and the CSRF and Origin refusals. */
   const dash = () => dashboardOf(ctx.app);
+  /** The dashboard API's typed client, as a signed-in person (or nobody) calls it. */
+  const as = (session?: Session) => ctx.dashboard(session);
+  /** Who-am-I's answer, asserted 200. */
+  const me = async (session: Session) => {
+    const res = await as(session).session.me();
+    expectStatus(res, 200);
+    return res.body.data;
+  };
 
   it('refuses a state-changing request without the CSRF token, with a wrong one, or from another origin, and changes nothing', async () => {
     const { org, admin, desk } = await makeDashboardOrganisation(ctx.db);
     const session = await dash().signIn(admin.email);
     const before = await auditRows(ctx.db, org.id);
+    // Raw: a missing or wrong CSRF token and a foreign Origin, which the dashboard's client always sends right.
     const attempts = [
       dash().delete(`/users/${desk.id}`, { ...session, csrf: '' }),
       dash().delete(`/users/${desk.id}`, { ...session, csrf: 'not-the-token' }),
@@ -33,28 +44,28 @@ describe('dashboard session guard', () => {
     const people = await ctx.db.selectFrom('people').select('id').where('id', '=', desk.id).execute();
     expect(people).toHaveLength(1);
     expect(await auditRows(ctx.db, org.id)).toEqual(before);
-    expect((await dash().get('/session', session)).status).toBe(200);
+    expect((await as(session).session.me()).status).toBe(200);
     // With both, the same request goes through.
-    expect((await dash().delete(`/users/${desk.id}`, session)).status).toBe(204);
+    expect((await as(session).users.remove({ params: { id: desk.id } })).status).toBe(204);
   });
 
   it('answers 401 without a cookie, with an unknown token, after 30 idle minutes and after 12 hours', async () => {
     const { admin } = await makeDashboardOrganisation(ctx.db);
-    expect((await dash().get('/session')).body).toEqual(error('Not signed in'));
-    const unknown = await dash().get('/session', { token: 'x'.repeat(43), csrf: '' });
+    expect((await as().session.me()).body).toEqual(error('Not signed in'));
+    const unknown = await as({ token: 'x'.repeat(43), csrf: '' }).session.me();
     expect(unknown.status).toBe(401);
     // The stale cookie is cleared.
-    expect(String(unknown.headers['set-cookie'])).toContain('spa_session=;');
+    expect(String(unknown.headers.get('set-cookie'))).toContain('spa_session=;');
 
     ctx.clock.set('2026-11-22T08:00:00Z');
     const idle = await dash().signIn(admin.email);
     ctx.clock.set('2026-11-22T08:29:00Z');
-    expect((await dash().get('/session', idle)).status).toBe(200);
+    expect((await as(idle).session.me()).status).toBe(200);
     // Used at 08:29: idle until 08:59.
     ctx.clock.set('2026-11-22T08:58:59Z');
-    expect((await dash().get('/session', idle)).status).toBe(200);
+    expect((await as(idle).session.me()).status).toBe(200);
     ctx.clock.set('2026-11-22T09:29:00Z');
-    expect((await dash().get('/session', idle)).status).toBe(401);
+    expect((await as(idle).session.me()).status).toBe(401);
 
     ctx.clock.set('2026-11-22T10:00:00Z');
     const long = await dash().signIn(admin.email);
@@ -72,12 +83,11 @@ describe('dashboard session guard', () => {
     while (Temporal.Instant.compare(at.add({ minutes: 20 }), end) < 0) {
       at = at.add({ minutes: 20 });
       ctx.clock.set(at.toString());
-      expect((await dash().get('/session', long)).status).toBe(200);
+      expect((await as(long).session.me()).status).toBe(200);
     }
-    const last = await dash().get('/session', long);
-    expect(last.body.data.expires_at).toBe('2026-11-22T22:00:00Z');
+    expect((await me(long)).expires_at).toBe('2026-11-22T22:00:00Z');
     ctx.clock.set('2026-11-22T22:00:00Z');
-    expect((await dash().get('/session', long)).status).toBe(401);
+    expect((await as(long).session.me()).status).toBe(401);
     ctx.clock.set('2026-11-22T08:00:00Z');
   });
 
@@ -86,15 +96,15 @@ describe('dashboard session guard', () => {
     ctx.clock.set('2026-11-22T08:00:00Z');
     const session = await dash().signIn(admin.email);
     ctx.clock.set('2026-11-22T08:06:00Z');
-    expect((await dash().get('/session', session)).body.data.confirmed_until).toBeNull();
-    const wrong = await dash().post('/session/confirm', { password: 'not the password' }, session);
+    expect((await me(session)).confirmed_until).toBeNull();
+    const wrong = await as(session).session.confirm({ body: { password: 'not the password' } });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual(error('Invalid password'));
-    expect((await dash().get('/session', session)).status).toBe(200);
-    const confirmed = await dash().post('/session/confirm', { password: PASSWORD }, session);
+    expect((await as(session).session.me()).status).toBe(200);
+    const confirmed = await as(session).session.confirm({ body: { password: PASSWORD } });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ data: { confirmed_until: '2026-11-22T08:11:00Z' } });
-    expect((await dash().get('/session', session)).body.data.confirmed_until).toBe('2026-11-22T08:11:00Z');
+    expect((await me(session)).confirmed_until).toBe('2026-11-22T08:11:00Z');
     ctx.clock.set('2026-11-22T08:00:00Z');
   });
 
@@ -102,9 +112,9 @@ describe('dashboard session guard', () => {
     const { admin, desk } = await makeDashboardOrganisation(ctx.db);
     const adminSession = await dash().signIn(admin.email);
     const deskSessions = [await dash().signIn(desk.email), await dash().signIn(desk.email)];
-    expect((await dash().delete(`/users/${desk.id}`, adminSession)).status).toBe(204);
-    for (const s of deskSessions) expect((await dash().get('/session', s)).status).toBe(401);
-    expect((await dash().post('/session', { email: desk.email, password: PASSWORD })).status).toBe(401);
+    expect((await as(adminSession).users.remove({ params: { id: desk.id } })).status).toBe(204);
+    for (const s of deskSessions) expect((await as(s).session.me()).status).toBe(401);
+    expect((await as().session.signIn({ body: { email: desk.email, password: PASSWORD } })).status).toBe(401);
   });
 });
 

@@ -1,32 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { error } from '../support/api.js';
 import { setup } from '../support/test-app.js';
+import { errorOf, expectStatus } from '../support/typed-api.js';
 import { auditRows, dashboardOf, makeDashboardOrganisation, sessionCookieOf } from './dashboard-support.js';
 
 describe('dashboard sessions', () => {
   const ctx = setup({ now: '2026-11-22T08:00:00Z' });
+  /** Untyped dashboard requests: sign-in only (it reads the Set-Cookie). */
   const dash = () => dashboardOf(ctx.app);
 
   it('invitation → password → sign-in → who am I → sign-out, each step audited once', async () => {
     const { org, venue, admin } = await makeDashboardOrganisation(ctx.db);
     const adminSession = await dash().signIn(admin.email);
-    const invited = await dash().post(
-      '/users',
-      { email: 'New.Desk@Example.com', role: 'desk', venues: [venue.slug] },
-      adminSession,
-    );
-    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    const invited = await ctx.dashboard(adminSession).users.invite({
+      body: { email: 'New.Desk@Example.com', role: 'desk', venues: [venue.slug] },
+    });
+    expectStatus(invited, 201);
     expect(invited.body.data).toMatchObject({
       email: 'new.desk@example.com',
       role: 'desk',
       venues: [{ id: venue.id, slug: venue.slug, name: venue.name }],
       expires_at: '2026-11-25T08:00:00Z',
     });
-    const url = invited.body.data.url as string;
+    const url = invited.body.data.url;
     expect(url).toMatch(/^http:\/\/localhost\/dashboard\/invitations\/[A-Za-z0-9_-]{43}$/);
     const token = url.split('/').pop()!;
 
-    const read = await dash().get(`/invitations/${token}`);
+    const invitations = ctx.dashboard().invitations;
+    const read = await invitations.get({ params: { token } });
     expect(read.status).toBe(200);
     expect(read.body).toEqual({
       data: {
@@ -37,21 +38,21 @@ describe('dashboard sessions', () => {
       },
     });
 
-    const short = await dash().post(`/invitations/${token}/accept`, { password: 'too short' });
+    const short = await invitations.accept({ params: { token }, body: { password: 'too short' } });
     expect(short.status).toBe(400);
-    expect(short.body.error).toBe('password must be at least 12 characters');
+    expect(errorOf(short)).toBe('password must be at least 12 characters');
 
-    const accepted = await dash().post(`/invitations/${token}/accept`, { password: 'a long enough password' });
-    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    const accepted = await invitations.accept({ params: { token }, body: { password: 'a long enough password' } });
+    expectStatus(accepted, 201);
     expect(accepted.body.data).toMatchObject({ email: 'new.desk@example.com', role: 'desk', last_sign_in_at: null });
     // Single use.
-    const again = await dash().post(`/invitations/${token}/accept`, { password: 'a long enough password' });
+    const again = await invitations.accept({ params: { token }, body: { password: 'a long enough password' } });
     expect(again.status).toBe(404);
     expect(again.body).toEqual(error('Invitation not found'));
 
     const session = await dash().signIn('NEW.desk@example.com', 'a long enough password');
-    const me = await dash().get('/session', session);
-    expect(me.status).toBe(200);
+    const me = await ctx.dashboard(session).session.me();
+    expectStatus(me, 200);
     expect(me.body.data).toEqual({
       id: accepted.body.data.id,
       email: 'new.desk@example.com',
@@ -63,10 +64,13 @@ describe('dashboard sessions', () => {
       expires_at: '2026-11-22T08:30:00Z',
     });
 
-    const out = await dash().delete('/session', session);
+    const out = await ctx.dashboard(session).session.signOut();
     expect(out.status).toBe(204);
-    expect(sessionCookieOf(out)).toMatchObject({ value: '', maxAge: 0 });
-    const after = await dash().get('/session', session);
+    expect(sessionCookieOf({ headers: { 'set-cookie': out.headers.getSetCookie() } })).toMatchObject({
+      value: '',
+      maxAge: 0,
+    });
+    const after = await ctx.dashboard(session).session.me();
     expect(after.status).toBe(401);
     expect(after.body).toEqual(error('Not signed in'));
 

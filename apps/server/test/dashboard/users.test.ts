@@ -1,24 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { error } from '../support/api.js';
 import { setup } from '../support/test-app.js';
-import { auditRows, dashboardOf, makeDashboardOrganisation } from './dashboard-support.js';
+import { errorOf, expectStatus } from '../support/typed-api.js';
+import { auditRows, dashboardOf, makeDashboardOrganisation, type Session } from './dashboard-support.js';
 
 describe('people of an organisation (users) and its audit log', () => {
   const ctx = setup({ now: '2026-11-22T08:00:00Z' });
+  /** Untyped dashboard requests: sign-in (it reads the Set-Cookie) and a body the contract refuses. */
   const dash = () => dashboardOf(ctx.app);
+  /** The dashboard API's typed client, as a signed-in person (or nobody) calls it. */
+  const as = (session?: Session) => ctx.dashboard(session);
 
   it('lists the people of the organisation by email, with their venues, paginated', async () => {
     const { org, venue, admin, desk } = await makeDashboardOrganisation(ctx.db);
     await makeDashboardOrganisation(ctx.db); // another organisation's people are not listed
     const session = await dash().signIn(admin.email);
-    const res = await dash().get('/users?page_size=1', session);
-    expect(res.status).toBe(200);
+    const res = await as(session).users.list({ query: { page_size: '1' } });
+    expectStatus(res, 200);
     const sorted = [admin, desk].sort((a, b) => a.email.localeCompare(b.email));
     expect(res.body.pagination).toEqual({ page: 1, page_size: 1, total_items: 2, total_pages: 2 });
     expect(res.body.data).toHaveLength(1);
-    expect(res.body.data[0].email).toBe(sorted[0]!.email);
-    const all = await dash().get('/users', session);
-    const byEmail = Object.fromEntries(all.body.data.map((u: { email: string }) => [u.email, u]));
+    expect(res.body.data[0]?.email).toBe(sorted[0]!.email);
+    const all = await as(session).users.list();
+    expectStatus(all, 200);
+    const byEmail = Object.fromEntries(all.body.data.map((u) => [u.email, u]));
     expect(byEmail[desk.email]).toMatchObject({
       id: desk.id,
       role: 'desk',
@@ -33,31 +38,35 @@ describe('people of an organisation (users) and its audit log', () => {
     const { admin, desk } = await makeDashboardOrganisation(ctx.db);
     const other = await makeDashboardOrganisation(ctx.db);
     const session = await dash().signIn(admin.email);
-    const taken = await dash().post('/users', { email: desk.email.toUpperCase(), role: 'admin' }, session);
+    const taken = await as(session).users.invite({ body: { email: desk.email.toUpperCase(), role: 'admin' } });
     expect(taken.status).toBe(409);
     expect(taken.body).toEqual(error('A person with this email already exists'));
-    const foreignVenue = await dash().post(
-      '/users',
-      { email: 'desk@example.com', role: 'desk', venues: [other.venue.id] },
-      session,
-    );
+    const foreignVenue = await as(session).users.invite({
+      body: { email: 'desk@example.com', role: 'desk', venues: [other.venue.id] },
+    });
     expect(foreignVenue.status).toBe(404);
     expect(foreignVenue.body).toEqual(error('Venue not found'));
-    const noVenue = await dash().post('/users', { email: 'desk@example.com', role: 'desk' }, session);
+    const noVenue = await as(session).users.invite({ body: { email: 'desk@example.com', role: 'desk' } });
     expect(noVenue.status).toBe(400);
-    expect(noVenue.body.error).toBe('venues must list at least one venue for desk');
+    expect(errorOf(noVenue)).toBe('venues must list at least one venue for desk');
   });
 
   it('replaces a pending invitation of the same email, and lets none work after 72 hours', async () => {
     const { admin } = await makeDashboardOrganisation(ctx.db);
     const session = await dash().signIn(admin.email);
-    const first = await dash().post('/users', { email: 'late@example.com', role: 'admin' }, session);
-    const second = await dash().post('/users', { email: 'late@example.com', role: 'admin' }, session);
-    const token = (res: typeof first) => (res.body.data.url as string).split('/').pop()!;
-    expect((await dash().get(`/invitations/${token(first)}`)).status).toBe(404);
-    expect((await dash().get(`/invitations/${token(second)}`)).status).toBe(200);
+    const first = await as(session).users.invite({ body: { email: 'late@example.com', role: 'admin' } });
+    const second = await as(session).users.invite({ body: { email: 'late@example.com', role: 'admin' } });
+    const token = (res: typeof first) => {
+      expectStatus(res, 201);
+      return res.body.data.url.split('/').pop()!;
+    };
+    expect((await as().invitations.get({ params: { token: token(first) } })).status).toBe(404);
+    expect((await as().invitations.get({ params: { token: token(second) } })).status).toBe(200);
     ctx.clock.set('2026-11-25T08:00:00Z');
-    const expired = await dash().post(`/invitations/${token(second)}/accept`, { password: 'a long enough password' });
+    const expired = await as().invitations.accept({
+      params: { token: token(second) },
+      body: { password: 'a long enough password' },
+    });
     expect(expired.status).toBe(404);
     expect(expired.body).toEqual(error('Invitation not found'));
     ctx.clock.set('2026-11-22T08:00:00Z');
@@ -66,7 +75,7 @@ describe('people of an organisation (users) and its audit log', () => {
   it('keeps an admin from removing themself (409)', async () => {
     const { admin } = await makeDashboardOrganisation(ctx.db);
     const session = await dash().signIn(admin.email);
-    const res = await dash().delete(`/users/${admin.id}`, session);
+    const res = await as(session).users.remove({ params: { id: admin.id } });
     expect(res.status).toBe(409);
     expect(res.body).toEqual(error('You cannot remove yourself'));
   });
@@ -75,11 +84,11 @@ describe('people of an organisation (users) and its audit log', () => {
     const { desk, admin } = await makeDashboardOrganisation(ctx.db);
     const session = await dash().signIn(desk.email);
     for (const res of [
-      await dash().get('/users', session),
-      await dash().post('/users', { email: 'x@example.com', role: 'admin' }, session),
-      await dash().post('/users', { not: 'even valid' }, session),
-      await dash().delete(`/users/${admin.id}`, session),
-      await dash().get('/audit-events', session),
+      await as(session).users.list(),
+      await as(session).users.invite({ body: { email: 'x@example.com', role: 'admin' } }),
+      await dash().post('/users', { not: 'even valid' }, session), // raw: a body the contract refuses
+      await as(session).users.remove({ params: { id: admin.id } }),
+      await as(session).auditEvents.list(),
     ]) {
       expect(res.status).toBe(403);
       expect(res.body).toEqual(error('Forbidden'));
@@ -91,9 +100,13 @@ describe('people of an organisation (users) and its audit log', () => {
     ctx.clock.set('2026-11-22T09:00:00Z');
     const session = await dash().signIn(admin.email);
     ctx.clock.set('2026-11-22T09:01:00Z');
-    await dash().delete(`/users/${desk.id}`, session).set('User-Agent', 'audit-test/1.0').expect(204);
-    const res = await dash().get('/audit-events?page_size=1', session);
-    expect(res.status).toBe(200);
+    const removed = await as(session).users.remove({
+      params: { id: desk.id },
+      extraHeaders: { 'user-agent': 'audit-test/1.0' },
+    });
+    expectStatus(removed, 204);
+    const res = await as(session).auditEvents.list({ query: { page_size: '1' } });
+    expectStatus(res, 200);
     expect(res.body.pagination).toEqual({ page: 1, page_size: 1, total_items: 2, total_pages: 2 });
     expect(res.body.data[0]).toEqual({
       id: expect.any(String),
@@ -104,7 +117,8 @@ describe('people of an organisation (users) and its audit log', () => {
       user_agent: 'audit-test/1.0',
       created_at: '2026-11-22T09:01:00Z',
     });
-    const second = await dash().get('/audit-events?page=2&page_size=1', session);
+    const second = await as(session).auditEvents.list({ query: { page: '2', page_size: '1' } });
+    expectStatus(second, 200);
     expect(second.body.data[0]).toMatchObject({ action: 'session.signed_in', target: null });
     expect((await auditRows(ctx.db, org.id)).filter((r) => r.action === 'person.removed')).toHaveLength(1);
     ctx.clock.set('2026-11-22T08:00:00Z');
