@@ -1,7 +1,7 @@
 import { KeyVault } from '../auth/api-key.js';
 import { loadConfig } from '../config/config.js';
 import { connect, type Db } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { migrateDatabase } from '../db/migrate-database.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 
 export interface OperatorContext {
@@ -52,7 +52,7 @@ export function standaloneHost(env: Record<string, string | undefined>, io: Comm
         onWarning: (_fields, message) => io.stderr(`Warning: ${message}\n`),
       });
       try {
-        await migrateToLatest(database.db);
+        await migrateDatabase(config, database);
         return await action({
           db: database.db,
           vault: new KeyVault(config.keyEncryptionKey),

@@ -7,7 +7,7 @@ import { ApiKeyCache } from '../auth/api-key-cache.js';
 import { serveOperatorCommands } from '../cli/operator-socket.js';
 import type { Config } from '../config/config.js';
 import { connect, type DatabaseHandle } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { migrateDatabase } from '../db/migrate-database.js';
 import { ReadReplicas } from '../db/read-replicas.js';
 import { Lifecycle } from '../health/lifecycle.js';
 import { startHttpServer } from '../http/http-server.js';
@@ -139,7 +139,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
 
   const prepared = await prepareWhenReachable(
     async () => {
-      await migrate(config, database);
+      await migrateDatabase(config, database);
       if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, vault, config.publicUrl);
     },
     logger,
@@ -158,28 +158,6 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   retention.start();
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
-}
-
-/**
- * Migrations run on a connection of their own without the statement timeout: building an index on a large table
- * may take longer than any request should, and a deploy must not fail for it.
- */
-async function migrate(config: Config, database: DatabaseHandle): Promise<void> {
-  if (!config.databaseUrl) return migrateToLatest(database.db);
-  const migrator = await connect({
-    databaseUrl: config.databaseUrl,
-    poolSize: 1,
-    statementTimeoutMs: 0,
-    lockTimeoutMs: 0,
-    queryTimeoutMs: 0,
-    acquireTimeoutMs: config.dbAcquireTimeoutMs,
-    preparedStatements: config.preparedStatements,
-  });
-  try {
-    await migrateToLatest(migrator.db);
-  } finally {
-    await migrator.close();
-  }
 }
 
 /** DATABASE_REPLICA_URL's replicas, each pool hardened as the primary's; none without the variable. */
