@@ -1,23 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Example } from '@spa/contract';
 import createClient from 'openapi-fetch';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { KeyVault } from '../../src/auth/api-key.js';
-import type { DatabaseHandle } from '../../src/db/connect.js';
-import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
-import { demoFile } from '../import/venue-file.js';
-import { fixedClock } from '../support/fixed-clock.js';
-import { openTestDatabase } from '../support/test-db.js';
 import * as heyApi from './clients/hey-api/index.js';
 import { createClient as createHeyApiClient } from './clients/hey-api/client/index.js';
 import * as oazapfts from './clients/oazapfts.js';
 import type { components, paths } from './clients/openapi-typescript.js';
+import { type DemoServer, demoKey, startDemoServer } from './demo-server.js';
 
-const DEMO_KEY = `sk_live_${demoFile().api_keys[0].id}_${demoFile().api_keys[0].secret}`;
+const DEMO_KEY = demoKey();
 
 /**
  * Partners' clients generated from the document, not the SDK, from three independent generators: openapi-typescript's
@@ -25,26 +15,13 @@ const DEMO_KEY = `sk_live_${demoFile().api_keys[0].id}_${demoFile().api_keys[0].
  * when stale). The booking flow of the document's examples runs against the real server with the demo data.
  */
 describe('clients generated from the OpenAPI document, against the server', () => {
-  let handle: DatabaseHandle;
-  let server: Server;
+  let server: DemoServer | undefined;
   let api: ReturnType<typeof createClient<paths>>;
   let baseUrl: string;
 
   beforeAll(async () => {
-    handle = await openTestDatabase();
-    const vault = new KeyVault(randomBytes(32));
-    await seedDemoDataIfEmpty(handle.db, vault);
-    const app = createApp({
-      db: handle.db,
-      clock: fixedClock(Example.createdAt),
-      vault,
-      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
-      logger: pino({ level: 'silent' }),
-    });
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startDemoServer();
+    baseUrl = server.baseUrl;
     api = createClient<paths>({
       baseUrl,
       headers: { authorization: `Bearer ${DEMO_KEY}` },
@@ -52,8 +29,7 @@ describe('clients generated from the OpenAPI document, against the server', () =
   }, 60_000);
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await handle?.close();
+    await server?.close();
   });
 
   it('openapi-typescript + openapi-fetch: list, availability, book 201, replay 200, read, cancel, cancel again 422', async () => {

@@ -1,26 +1,16 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Example } from '@spa/contract';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { KeyVault } from '../../src/auth/api-key.js';
-import type { DatabaseHandle } from '../../src/db/connect.js';
-import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
-import { demoFile } from '../import/venue-file.js';
-import { fixedClock } from '../support/fixed-clock.js';
-import { openTestDatabase } from '../support/test-db.js';
 import { BOOKING_FLOW, JAVA_JARS, JAVA_PACKAGES, generateJavaClient, javaFiles } from './clients/java/generate-java.js';
+import { type DemoServer, demoKey, startDemoServer } from './demo-server.js';
 
 const DOCUMENT = fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url));
-const DEMO_KEY = `sk_live_${demoFile().api_keys[0].id}_${demoFile().api_keys[0].secret}`;
+const DEMO_KEY = demoKey();
 
 /** Why the Java client cannot run on this machine, or undefined when it can. */
 function missingJava(): string | undefined {
@@ -52,8 +42,7 @@ const errorSchemas = Object.keys(
  * booking flow (test/openapi/clients/java/BookingFlow.java) against the real server with the demo data.
  */
 describe.skipIf(missing !== undefined)('a Java client generated from the OpenAPI document, against the server', () => {
-  let handle: DatabaseHandle;
-  let server: Server;
+  let server: DemoServer | undefined;
   let baseUrl: string;
   let work: string;
   const classpath = () => [join(work, 'classes'), ...JAVA_JARS].join(':');
@@ -73,25 +62,12 @@ describe.skipIf(missing !== undefined)('a Java client generated from the OpenAPI
       BOOKING_FLOW,
     ]);
 
-    handle = await openTestDatabase();
-    const vault = new KeyVault(randomBytes(32));
-    await seedDemoDataIfEmpty(handle.db, vault);
-    const app = createApp({
-      db: handle.db,
-      clock: fixedClock(Example.createdAt),
-      vault,
-      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
-      logger: pino({ level: 'silent' }),
-    });
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startDemoServer();
+    baseUrl = server.baseUrl;
   }, 180_000);
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await handle?.close();
+    await server?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

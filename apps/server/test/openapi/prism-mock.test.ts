@@ -6,11 +6,11 @@ import { Example } from '@spa/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Components, Schema } from '../../src/openapi/components.js';
 import { exampleOf } from '../../src/openapi/examples.js';
-import { demoFile } from '../import/venue-file.js';
+import { demoKey } from './demo-server.js';
 
 const PRISM = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
 const DOCUMENT_PATH = fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url));
-const DEMO_KEY = `sk_live_${demoFile().api_keys[0].id}_${demoFile().api_keys[0].secret}`;
+const DEMO_KEY = demoKey();
 
 interface Parameter {
   name: string;

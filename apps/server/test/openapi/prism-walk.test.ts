@@ -1,21 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Example } from '@spa/contract';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import type { DatabaseHandle } from '../../src/db/connect.js';
-import { KeyVault } from '../../src/auth/api-key.js';
-import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { buildOpenApiDocument } from '../../src/openapi/openapi-document.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { demoFile } from '../import/venue-file.js';
-import { openTestDatabase } from '../support/test-db.js';
+import { type DemoServer, demoKey, startDemoServer } from './demo-server.js';
 
 interface Violation {
   location: string[];
@@ -24,9 +17,8 @@ interface Violation {
 }
 
 const PRISM = new URL('../../node_modules/.bin/prism', import.meta.url).pathname;
-const key = (index: number) => `sk_live_${demoFile().api_keys[index].id}_${demoFile().api_keys[index].secret}`;
-const DEMO_KEY = key(0);
-const BULLE_KEY = key(2); // another organisation, no bookings:write
+const DEMO_KEY = demoKey(0);
+const BULLE_KEY = demoKey(2); // another organisation, no bookings:write
 
 /**
  * Stoplight Prism as a validating proxy in front of the server with the demo data: every answer of a scripted walk
@@ -36,27 +28,14 @@ const BULLE_KEY = key(2); // another organisation, no bookings:write
  * left out: Prism 5 never answers a body it cannot parse (test/http/errors.test.ts covers that 400).
  */
 describe('the OpenAPI document, checked by a Prism proxy against the running server', () => {
-  let handle: DatabaseHandle;
-  let server: Server;
+  let server: DemoServer | undefined;
   let prism: ChildProcess;
   let base: string;
   const clock = fixedClock(Example.createdAt);
 
   beforeAll(async () => {
-    handle = await openTestDatabase();
-    const vault = new KeyVault(randomBytes(32));
-    await seedDemoDataIfEmpty(handle.db, vault);
-    const app = createApp({
-      db: handle.db,
-      clock,
-      vault,
-      config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
-      logger: pino({ level: 'silent' }),
-    });
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    const upstream = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startDemoServer(clock);
+    const upstream = server.baseUrl;
     const file = join(mkdtempSync(join(tmpdir(), 'prism-')), 'openapi.json');
     writeFileSync(file, JSON.stringify(buildOpenApiDocument(upstream)));
     const port = await freePort();
@@ -78,8 +57,7 @@ describe('the OpenAPI document, checked by a Prism proxy against the running ser
 
   afterAll(async () => {
     prism?.kill();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await handle?.close();
+    await server?.close();
   });
 
   /** Sends through Prism; returns the answer and the violations Prism reports in its sl-violations header. */
