@@ -1,11 +1,9 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
 import { AvailabilityCache, type FreshAnswer } from '../../src/availability/availability-cache.js';
 import type { NotificationHandlers } from '../../src/db/notifications.js';
-import { apiOf } from '../support/api.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { setup } from '../support/test-app.js';
+import { uncachedApi } from './uncached-truth.js';
 
 const VENUE = '00000000-0000-4000-8000-000000000001';
 
@@ -136,15 +134,7 @@ describe('availability from the cache across a DST change', () => {
       venue: { opening_time: '07:00', closing_time: '21:00', slot_interval: 30, allow_out_of_hours_booking: true },
     });
     await ctx.db.updateTable('therapist_shifts').set({ start_time: '00:00', end_time: '23:59' }).execute();
-    const truth = apiOf(
-      createApp({
-        db: ctx.db,
-        clock: ctx.clock,
-        vault: ctx.vault,
-        config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
-        logger: pino({ level: 'silent' }),
-      }),
-    );
+    const truth = uncachedApi(ctx);
     const queries = ['date=2027-03-27', 'date=2027-03-28', 'date=2027-03-29', 'from=2027-03-27&to=2027-03-29'];
     const agree = async () => {
       for (const query of queries) {

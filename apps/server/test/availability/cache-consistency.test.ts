@@ -13,6 +13,7 @@ import { TcpProxy } from '../faults/support/tcp-proxy.js';
 import { withDatabase } from '../support/postgres-admin.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 import { testDbKind } from '../support/test-db.js';
+import { uncachedApi } from './uncached-truth.js';
 
 /** One server process as the fleet runs it: its own pool, its own listener, its own caches. */
 interface Instance {
@@ -72,15 +73,7 @@ describe('the availability cache agrees with the database', () => {
       });
       instances.push({ db: other.db, api: apiOf(app), cache });
     }
-    truth = apiOf(
-      createApp({
-        db: ctx.db,
-        clock: ctx.clock,
-        vault: ctx.vault,
-        config: { rateLimitEnforced: false, publicUrl: 'http://localhost' },
-        logger: pino({ level: 'silent' }),
-      }),
-    );
+    truth = uncachedApi(ctx);
   });
 
   afterAll(async () => {
