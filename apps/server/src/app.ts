@@ -1,7 +1,6 @@
 import { contract } from '@spa/contract';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express, type RequestHandler } from 'express';
-import swaggerUi from 'swagger-ui-express';
 import type { AppDeps, RouteDeps } from './app-deps.js';
 import { uncachedKeyLookup } from './auth/api-key-cache.js';
 import { authenticate } from './auth/authenticate.js';
@@ -26,8 +25,7 @@ import { createLogger } from './logger.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsEndpoint } from './metrics/metrics.router.js';
-import { buildOpenApiDocument } from './openapi/openapi-document.js';
-import { serializeDocument } from './openapi/serialize.js';
+import { servedReference } from './openapi/served-reference.js';
 import { keyRateLimit } from './rate-limit/key-rate-limit.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
@@ -66,14 +64,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(jsonBody(deps.bodyDeadlineMs));
 
   // The interactive reference and the raw document, both generated from the contract.
-  const openapi = buildOpenApiDocument(deps.config.publicUrl);
-  const openapiJson = serializeDocument(openapi);
-  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(openapiJson));
-  app.use(
-    '/docs',
-    swaggerUi.serve,
-    swaggerUi.setup(openapi, { customSiteTitle: 'Partner Booking API', customCss: '' }),
-  );
+  const reference = servedReference(deps.config.publicUrl);
+  app.get('/openapi.json', reference.json);
+  app.use('/docs', ...reference.page);
   // The dashboard's web app (apps/dashboard); its JSON API under /dashboard/api passes through to the routes below.
   app.use('/dashboard', dashboardStatic(deps.dashboardDir));
 

@@ -269,7 +269,7 @@ export function loadKeyEncryptionKey(env: Env, dataDir: string, logger?: Pick<Lo
   }
   const file = join(dataDir, 'key-encryption.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // private from the start, as db/private-data-dir.ts wants it
     writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
     chmodSync(file, 0o600);
   }

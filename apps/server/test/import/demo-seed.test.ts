@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
-import { DEMO_ADMIN, demoAdminSignIn } from '../../src/demo/demo-admin.js';
+import { DEMO_ADMIN, DEMO_ADMIN_PASSWORD_HASH, demoAdminSignIn } from '../../src/demo/demo-admin.js';
+import { hashPassword, verifyPassword } from '../../src/dashboard/passwords.js';
 import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
 import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { dashboardOf } from '../dashboard/dashboard-support.js';
@@ -35,6 +36,26 @@ describe('the demo data of pnpm start', () => {
       organisation: { slug: 'maisons-lumiere' },
     });
     expect(me.body.data.venues.length).toBeGreaterThan(0);
+  });
+
+  it("keeps the demo admin's hash as hashPassword makes one today: the published password, the current parameters", async () => {
+    expect(await verifyPassword(DEMO_ADMIN_PASSWORD_HASH, DEMO_ADMIN.password)).toBe(true);
+    // $argon2id$v=19$m=…,t=…,p=…$salt$hash: all but the salt and the hash.
+    const parameters = (hash: string) => hash.split('$').slice(0, 4);
+    expect(parameters(DEMO_ADMIN_PASSWORD_HASH)).toEqual(parameters(await hashPassword('any password')));
+  });
+
+  it("stops showing the demo admin's password once it is changed, and not before", async () => {
+    const setHash = (hash: string) =>
+      ctx.db.updateTable('people').set({ password_hash: hash }).where('email', '=', DEMO_ADMIN.email).execute();
+    try {
+      await setHash(await hashPassword(DEMO_ADMIN.password)); // the same password, another salt
+      expect(await demoAdminSignIn(ctx.db)).toEqual(DEMO_ADMIN);
+      await setHash(await hashPassword('a password of their own'));
+      expect(await demoAdminSignIn(ctx.db)).toBeUndefined();
+    } finally {
+      await setHash(DEMO_ADMIN_PASSWORD_HASH);
+    }
   });
 
   it('offers a pending demo booking to every qualified therapist of its venue, who can accept it', async () => {
