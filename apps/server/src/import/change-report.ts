@@ -43,24 +43,32 @@ export type Fingerprints = Record<Entity, Map<string, string>>;
 
 export async function fingerprints(trx: Trx, data: VenueData): Promise<Fingerprints> {
   const ids = idsOf(data);
-  const result = {} as Fingerprints;
-  for (const [entity, { table, children }] of Object.entries(ENTITIES) as [Entity, (typeof ENTITIES)[Entity]][]) {
-    result[entity] = new Map();
-    if (ids[entity].length === 0) continue;
-    // Generated ids of child rows and timestamps are left out: the import rewrites them without a change of content.
-    const childParts = children.map(
-      ([child, key]) =>
-        sql`coalesce((select jsonb_agg(to_jsonb(c) - 'id' order by (to_jsonb(c) - 'id')::text) from ${sql.table(child)} c where c.${sql.ref(key)} = t.id)::text, '')`,
-    );
-    const { rows } = await sql<{ id: string; fingerprint: string }>`
-      select t.id::text as id,
-             md5(concat_ws('|', (to_jsonb(t) - 'created_at' - 'updated_at')::text ${sql.join(
-               childParts.map((part) => sql`, ${part}`),
-               sql``,
-             )})) as fingerprint
-      from ${sql.table(table)} t where t.id::text in (${sql.join(ids[entity])})`.execute(trx);
-    for (const row of rows) result[entity].set(row.id, row.fingerprint);
-  }
+  const entities = Object.entries(ENTITIES) as [Entity, (typeof ENTITIES)[Entity]][];
+  const result = Object.fromEntries(entities.map(([entity]) => [entity, new Map()])) as Fingerprints;
+  // One statement for every entity (a union), not one each: an import runs this twice, and on the embedded
+  // database each statement costs a round trip through the WebAssembly PostgreSQL.
+  const selects = entities
+    .filter(([entity]) => ids[entity].length > 0)
+    .map(([entity, { table, children }]) => {
+      // Generated ids of child rows and timestamps are left out: the import rewrites them without a change of content.
+      const childParts = children.map(
+        ([child, key]) =>
+          sql`coalesce((select jsonb_agg(to_jsonb(c) - 'id' order by (to_jsonb(c) - 'id')::text) from ${sql.table(child)} c where c.${sql.ref(key)} = t.id)::text, '')`,
+      );
+      return sql`
+        select ${entity}::text as entity, t.id::text as id,
+               md5(concat_ws('|', (to_jsonb(t) - 'created_at' - 'updated_at')::text ${sql.join(
+                 childParts.map((part) => sql`, ${part}`),
+                 sql``,
+               )})) as fingerprint
+        from ${sql.table(table)} t where t.id::text in (${sql.join(ids[entity])})`;
+    });
+  if (selects.length === 0) return result;
+  const { rows } = await sql<{ entity: Entity; id: string; fingerprint: string }>`${sql.join(
+    selects,
+    sql` union all `,
+  )}`.execute(trx);
+  for (const row of rows) result[row.entity].set(row.id, row.fingerprint);
   return result;
 }
 
