@@ -110,18 +110,21 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
       required_skills: t.required_skills,
     })),
   );
-  for (const t of venue.treatments) {
-    await trx.deleteFrom('treatment_rooms').where('treatment_id', '=', t.id).execute();
-    if (t.room_ids.length)
-      await trx
-        .insertInto('treatment_rooms')
-        .values(t.room_ids.map((room_id) => ({ treatment_id: t.id, room_id })))
-        .execute();
-    // Defaults are cleared first so the "one default per treatment" index never sees two at once.
-    await trx.updateTable('variants').set({ is_default: false }).where('treatment_id', '=', t.id).execute();
-    await upsertById(
-      trx,
-      'variants',
+  // Every treatment's rooms and variants in one statement each (not one per treatment: statements are what an
+  // import spends its time on).
+  const treatmentIds = venue.treatments.map((t) => t.id);
+  if (treatmentIds.length === 0) return;
+  await trx.deleteFrom('treatment_rooms').where('treatment_id', 'in', treatmentIds).execute();
+  const treatmentRooms = venue.treatments.flatMap((t) =>
+    t.room_ids.map((room_id) => ({ treatment_id: t.id, room_id })),
+  );
+  if (treatmentRooms.length) await trx.insertInto('treatment_rooms').values(treatmentRooms).execute();
+  // Defaults are cleared first so the "one default per treatment" index never sees two at once.
+  await trx.updateTable('variants').set({ is_default: false }).where('treatment_id', 'in', treatmentIds).execute();
+  await upsertById(
+    trx,
+    'variants',
+    venue.treatments.flatMap((t) =>
       t.variants.map((v, position) => ({
         id: v.id,
         treatment_id: t.id,
@@ -132,8 +135,8 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
         currency: v.price.currency,
         is_default: v.is_default,
       })),
-    );
-  }
+    ),
+  );
 }
 
 /** Deletes what the file no longer lists for this venue (check-database.ts made sure nothing else needs it). */
