@@ -11,10 +11,9 @@ describe("organisation A's admin asking for organisation B's records", () => {
 
   it.each(CROSS_ORGANISATION_CASES.map((c) => [c.route, c] as const))('%s answers 404', async (_route, c) => {
     const world = { a: await makeResourcefulOrganisation(ctx.db), b: await makeResourcefulOrganisation(ctx.db) };
-    const dash = dashboardOf(ctx.app);
-    const session = await dash.signIn(world.a.admin.email);
+    const session = await dashboardOf(ctx.app).signIn(world.a.admin.email);
     const before = await auditRows(ctx.db, world.b.org.id);
-    const res = await c.call(dash, session, world);
+    const res = await c.call(ctx.dashboard(session), world);
     expect(res.status).toBe(404);
     expect(res.body).toEqual(error(c.notFound));
     expect(await auditRows(ctx.db, world.b.org.id)).toEqual(before);
