@@ -35,7 +35,7 @@ export function availabilityRouter({
         : await reads.read((readDb) => resolveVenueVariant(readDb, principal, params.venue_id, params.variant_id));
       if (!variant) throw new VariantNotFoundError();
       const snapshotVariant = toSnapshotVariant(variant);
-      const dates = { mode: period.mode, from: period.from.toString(), to: period.to.toString() };
+      const dates = period.dates;
       const now = clock.now();
       const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
       // A snapshot on a replica may trail the primary by up to reads.maxStaleMs: the booking itself is decided on
