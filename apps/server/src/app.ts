@@ -18,6 +18,7 @@ import { Lifecycle } from './health/lifecycle.js';
 import { RouteNotFoundError, ServiceUnavailableError } from './errors/domain-errors.js';
 import { errorMapper } from './http/error-mapper.js';
 import { jsonBody, rejectBadBody } from './http/json-body.js';
+import { plainFirst, type QueryParser } from './http/query-parser.js';
 import { requestLog } from './http/request-log.js';
 import { requestId } from './http/request-id.js';
 import { checkResponses } from './http/response-check.js';
@@ -36,6 +37,15 @@ import { readSettings } from './config/config.js';
 
 /** Paths of the partner API, as Express matches a mount path (`app.use('/v1')`): case-insensitive. */
 const API_PATH = /^\/v1\/?(?=\/|$)/i;
+
+/** The probes' paths (health.router.ts), as Express matches its routes: case-insensitive, an optional final slash. */
+const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
+
+/** `handler` for the paths `path` matches; every other request passes it by without the cost of a router. */
+const onlyOn =
+  (path: RegExp, handler: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    path.test(req.path) ? handler(req, res, next) : next();
 
 const routeNotFound: RequestHandler = (_req, _res, next) => next(new RouteNotFoundError());
 
@@ -58,24 +68,25 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('query parser', plainFirst(app.get('query parser fn') as QueryParser));
   app.use(requestId);
   app.use(httpMetrics(metrics));
   // Probes and scrapes come before the request log: they arrive every few seconds and need no key.
-  app.use(healthRouter(deps.db, lifecycle));
+  app.use(onlyOn(HEALTH_PATH, healthRouter(deps.db, lifecycle)));
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
   app.use(requestLog(logger));
   // Until the database is migrated (main.ts retries while it comes up), the API answers 503 with Retry-After.
-  app.use(['/v1', DASHBOARD_API], (_req, _res, next) =>
-    next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined),
-  );
-  app.use(jsonBody(deps.bodyDeadlineMs));
+  const notStarting: RequestHandler = (_req, _res, next) =>
+    next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined);
+  const body = jsonBody(deps.bodyDeadlineMs);
 
   // The partner API, in a router of its own that /v1 paths reach at once: none of the layers between here and the
   // catch-all below (pages, the dashboard's ~40) matches one, and walking them cost a warm answer ~5% of its CPU.
+  // Its first layers are the app's own for every other path: the same checks in the same order.
   const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
   const unreadablePath = rejectUndecodablePath(authenticated);
   const api = Router();
-  api.use(unreadablePath);
+  api.use(notStarting, body, unreadablePath);
   const globalMiddleware: RequestHandler[] = [authenticated];
   if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit(createRateLimiter(deps.pool)));
   globalMiddleware.push(rejectBadBody, rejectNulCharacters);
@@ -96,7 +107,9 @@ export function createApp(deps: AppDeps): Express {
   });
   // Its own 404 ends it with an error, as the app's would: an unmatched OPTIONS gets a 404, not Express's Allow list.
   api.use(routeNotFound);
-  app.use((req, res, next) => (API_PATH.test(req.path) ? api(req, res, next) : next()));
+  app.use(onlyOn(API_PATH, api));
+  app.use(DASHBOARD_API, notStarting);
+  app.use(body);
 
   // The interactive reference and the raw document, both generated from the contract.
   const openapi = buildOpenApiDocument(deps.config.publicUrl);

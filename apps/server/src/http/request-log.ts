@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import type { Bindings, LogFn, Logger } from 'pino';
 import { redactUrl } from './redact-url.js';
 import { requestIdOf } from './request-id.js';
@@ -53,7 +54,16 @@ class LazyRequestLogger implements RequestLogger {
 
 /** The request as every line shows it: a key a partner put in the URL never reaches the log. */
 function requestBinding(req: Request, res: Response) {
-  return { method: req.method, url: redactUrl(req.originalUrl), id: requestIdOf(res) };
+  return { method: req.method, url: redactedUrl(req.originalUrl), id: requestIdOf(res) };
+}
+
+/** URLs redacted lately: a partner polling availability asks the same few URLs over and over. */
+const redactedUrls = new LRUCache<string, string>({ max: 1_000 });
+
+function redactedUrl(url: string): string {
+  let redacted = redactedUrls.get(url);
+  if (redacted === undefined) redactedUrls.set(url, (redacted = redactUrl(url)));
+  return redacted;
 }
 
 const STARTED = Symbol('request log: started');
@@ -88,8 +98,9 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     (res as Logged)[STARTED] = Date.now();
     req.log = new LazyRequestLogger({ root: logger, req, res });
-    res.once('finish', onEnd);
-    res.once('close', onEnd);
+    // `on`, not `once`: complete() logs once anyway, and once() wraps each listener in a closure of its own.
+    res.on('finish', onEnd);
+    res.on('close', onEnd);
     res.once('error', onError);
     next();
   };
