@@ -148,7 +148,12 @@ export class AvailabilityCache {
   }
 
   /** answer's bytes if held and fresh at `nowMs`, without a loader (as heldVenueRow); undefined otherwise. */
-  async heldAnswer(venueId: string, key: string, nowMs: number, since = performance.now()): Promise<Buffer | undefined> {
+  async heldAnswer(
+    venueId: string,
+    key: string,
+    nowMs: number,
+    since = performance.now(),
+  ): Promise<Buffer | undefined> {
     return (await this.lookup(`answer|${venueId}|${key}`, nowMs, since)) as Buffer | undefined;
   }
 
