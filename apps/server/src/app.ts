@@ -81,8 +81,8 @@ export function createApp(deps: AppDeps): Express {
   const body = jsonBody(deps.bodyDeadlineMs);
 
   // The partner API, in a router of its own that /v1 paths reach at once: none of the layers between here and the
-  // catch-all below (pages, the dashboard's ~40) matches one, and walking them cost a warm answer ~5% of its CPU.
-  // Its first layers are the app's own for every other path: the same checks in the same order.
+  // catch-all below (pages, the dashboard's ~40) can match one, so walking them was wasted on every API request.
+  // Its first layers are the ones the app runs for every other path: the same checks in the same order.
   const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
   const unreadablePath = rejectUndecodablePath(authenticated);
   const api = Router();
@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps): Express {
     { validateResponses: validated },
   );
 
-  // Every other path: checked as the API's are (a key, then a readable path) before its 404.
+  // Every other path: an undecodable one is refused as the API's are (after the key check), the rest is a 404.
   app.use(unreadablePath);
   app.use(routeNotFound);
   app.use(errorMapper);
