@@ -1,6 +1,6 @@
 import { contract } from '@spa/contract';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import type { AppDeps, RouteDeps } from './app-deps.js';
 import { uncachedKeyLookup } from './auth/api-key-cache.js';
 import { authenticate } from './auth/authenticate.js';
@@ -17,6 +17,7 @@ import { Lifecycle } from './health/lifecycle.js';
 import { RouteNotFoundError, ServiceUnavailableError } from './errors/domain-errors.js';
 import { errorMapper } from './http/error-mapper.js';
 import { jsonBody, rejectBadBody } from './http/json-body.js';
+import { plainFirst, type QueryParser } from './http/query-parser.js';
 import { requestLog } from './http/request-log.js';
 import { requestId } from './http/request-id.js';
 import { checkResponses } from './http/response-check.js';
@@ -31,6 +32,20 @@ import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
 import { venuesRouter } from './venues/venues.router.js';
 import { readSettings } from './config/config.js';
+
+/** Paths of the partner API, as Express matches a mount path (`app.use('/v1')`): case-insensitive. */
+const API_PATH = /^\/v1\/?(?=\/|$)/i;
+
+/** The probes' paths (health.router.ts), as Express matches its routes: case-insensitive, an optional final slash. */
+const HEALTH_PATH = /^\/(?:healthz|readyz)\/?$/i;
+
+/** `handler` for the paths `path` matches; every other request passes it by without the cost of a router. */
+const onlyOn =
+  (path: RegExp, handler: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    path.test(req.path) ? handler(req, res, next) : next();
+
+const routeNotFound: RequestHandler = (_req, _res, next) => next(new RouteNotFoundError());
 
 /** The HTTP application, separate from the process that listens (main.ts), so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
@@ -51,17 +66,48 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('query parser', plainFirst(app.get('query parser fn') as QueryParser));
   app.use(requestId);
   app.use(httpMetrics(metrics));
   // Probes and scrapes come before the request log: they arrive every few seconds and need no key.
-  app.use(healthRouter(deps.db, lifecycle));
+  app.use(onlyOn(HEALTH_PATH, healthRouter(deps.db, lifecycle)));
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
   app.use(requestLog(logger));
   // Until the database is migrated (main.ts retries while it comes up), the API answers 503 with Retry-After.
-  app.use(['/v1', DASHBOARD_API], (_req, _res, next) =>
-    next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined),
-  );
-  app.use(jsonBody(deps.bodyDeadlineMs));
+  const notStarting: RequestHandler = (_req, _res, next) =>
+    next(lifecycle.state === 'starting' ? new ServiceUnavailableError() : undefined);
+  const body = jsonBody(deps.bodyDeadlineMs);
+
+  // The partner API, in a router of its own that /v1 paths reach at once: none of the layers between here and the
+  // catch-all below (pages, the dashboard's ~40) can match one, so walking them was wasted on every API request.
+  // Its first layers are the ones the app runs for every other path: the same checks in the same order.
+  const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
+  const unreadablePath = rejectUndecodablePath(authenticated);
+  const api = Router();
+  api.use(notStarting, body, unreadablePath);
+  const globalMiddleware: RequestHandler[] = [authenticated];
+  if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit(createRateLimiter(deps.pool)));
+  globalMiddleware.push(rejectBadBody, rejectNulCharacters);
+  const validated = routeDeps.validateResponses;
+  const router = initServer().router(contract, {
+    venues: venuesRouter(routeDeps),
+    treatments: treatmentsRouter(routeDeps),
+    customers: customersRouter(routeDeps),
+    availability: availabilityRouter(routeDeps),
+    bookings: bookingsRouter(routeDeps),
+  });
+  createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, api, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: false,
+    globalMiddleware,
+    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+  });
+  // Its own 404 ends it with an error, as the app's would: an unmatched OPTIONS gets a 404, not Express's Allow list.
+  api.use(routeNotFound);
+  app.use(onlyOn(API_PATH, api));
+  app.use(DASHBOARD_API, notStarting);
+  app.use(body);
 
   // The interactive reference and the raw document, both generated from the contract.
   const reference = servedReference(deps.config.publicUrl);
@@ -69,8 +115,6 @@ export function createApp(deps: AppDeps): Express {
   app.use('/docs', ...reference.page);
   // The dashboard's web app (apps/dashboard); its JSON API under /dashboard/api passes through to the routes below.
   app.use('/dashboard', dashboardStatic(deps.dashboardDir));
-
-  const validated = routeDeps.validateResponses;
 
   // The dashboard's JSON API: cookie sessions, never an API key, so it is mounted before the partner API's key check.
   mountDashboardApi(
@@ -87,28 +131,9 @@ export function createApp(deps: AppDeps): Express {
     { validateResponses: validated },
   );
 
-  const authenticated = authenticate(deps.apiKeys ?? uncachedKeyLookup(deps.db), routeDeps.vault);
-  app.use(rejectUndecodablePath(authenticated));
-  const globalMiddleware: RequestHandler[] = [authenticated];
-  if (deps.config.rateLimitEnforced) globalMiddleware.push(keyRateLimit(createRateLimiter(deps.pool)));
-  globalMiddleware.push(rejectBadBody, rejectNulCharacters);
-
-  const router = initServer().router(contract, {
-    venues: venuesRouter(routeDeps),
-    treatments: treatmentsRouter(routeDeps),
-    customers: customersRouter(routeDeps),
-    availability: availabilityRouter(routeDeps),
-    bookings: bookingsRouter(routeDeps),
-  });
-  createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, app, {
-    logInitialization: false,
-    jsonQuery: false,
-    responseValidation: false,
-    globalMiddleware,
-    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
-  });
-
-  app.use((_req, _res, next) => next(new RouteNotFoundError()));
+  // Every other path: an undecodable one is refused as the API's are (after the key check), the rest is a 404.
+  app.use(unreadablePath);
+  app.use(routeNotFound);
   app.use(errorMapper);
   return app;
 }

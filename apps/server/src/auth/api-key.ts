@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** `sk_live_{id}_{secret}`: id 12 lower-case hex characters, secret 64 (docs/api.md, "Authentication and keys"). */
 const KEY_FORMAT = /^sk_live_([0-9a-f]{12})_([0-9a-f]{64})$/;
@@ -21,6 +22,9 @@ export function generateKeyParts(): ParsedKey {
   return { id: randomBytes(6).toString('hex'), secret: randomBytes(32).toString('hex') };
 }
 
+/** Stored HMACs whose verified secret a vault remembers, at most; past it the least recently used costs an HMAC again. */
+const MAX_VERIFIED_SECRETS = 10_000;
+
 /**
  * Two independent keys derived from the one server key: one to HMAC secrets for verification,
  * one to encrypt them for the administrator's "reveal".
@@ -30,6 +34,14 @@ export class KeyVault {
   readonly #aesKey: Buffer;
   /** Verified against when a key id is unknown, so that answer costs what a wrong secret costs. */
   readonly dummyHmac: string;
+  /**
+   * Per stored HMAC, the secret last verified against it (docs/decisions.md, "Warm availability path"): the check is
+   * a pure function of the two, so a hit needs no invalidation; whether the key is still valid (revoked, replaced)
+   * is the row's business, read as before.
+   */
+  readonly #verified = new LRUCache<string, Buffer>({ max: MAX_VERIFIED_SECRETS });
+  /** Compared against when no secret is remembered, so a remembered HMAC and an unknown one cost the same. */
+  readonly #noSecret = randomBytes(64);
 
   constructor(masterKey: Buffer) {
     this.#hmacKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'api-key-hmac', 32));
@@ -41,11 +53,21 @@ export class KeyVault {
     return createHmac('sha256', this.#hmacKey).update(secret).digest('hex');
   }
 
-  /** Constant-time comparison of a presented secret with the stored HMAC. */
+  /**
+   * Constant-time comparison of a presented secret with the stored HMAC. A secret that verified against the same
+   * HMAC before is compared (in constant time) with the one remembered instead of being HMACed again: on a warm
+   * request the HMAC was the largest cost of authentication. A wrong secret always pays the HMAC.
+   */
   verify(secret: string, storedHmac: string): boolean {
+    const given = Buffer.from(secret);
+    const remembered = this.#verified.get(storedHmac) ?? this.#noSecret;
+    const same = remembered.length === given.length && timingSafeEqual(remembered, given);
+    if (same && remembered !== this.#noSecret) return true;
     const presented = Buffer.from(this.hmac(secret), 'hex');
     const stored = Buffer.from(storedHmac, 'hex');
-    return presented.length === stored.length && timingSafeEqual(presented, stored);
+    const verified = presented.length === stored.length && timingSafeEqual(presented, stored);
+    if (verified) this.#verified.set(storedHmac, given);
+    return verified;
   }
 
   /** AES-256-GCM; the key id is bound as associated data so a ciphertext cannot be moved to another key row. */

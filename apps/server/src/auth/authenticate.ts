@@ -2,6 +2,7 @@ import type { RouteMetadata, Scope } from '@spa/contract';
 import type { Request, RequestHandler } from 'express';
 import { InsufficientScopeError, InvalidApiKeyError, MissingApiKeyError } from '../errors/domain-errors.js';
 import type { ApiKeyLookup } from './api-key-cache.js';
+import type { ApiKeyRow } from './api-keys.repository.js';
 import { type KeyVault, parseApiKey } from './api-key.js';
 import type { Principal } from './principal.js';
 
@@ -9,6 +10,33 @@ import type { Principal } from './principal.js';
 export function presentedKey(req: Request): string | undefined {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
   return bearer ?? (req.get('x-api-key')?.trim() || undefined);
+}
+
+interface Caller {
+  principal: Principal;
+  /** What the request's log lines add. */
+  logged: { key_id: string; organisation_id: string };
+}
+
+/**
+ * Per key row, who it makes the caller. A row is never changed in place (the key cache replaces it on any change),
+ * so while the cache holds a row each request with its key gets the same frozen principal, not a new one.
+ */
+const callers = new WeakMap<ApiKeyRow, Caller>();
+
+function callerOf(row: ApiKeyRow): Caller {
+  let caller = callers.get(row);
+  if (!caller) {
+    const principal: Principal = Object.freeze({
+      keyId: row.id,
+      organisationId: row.organisation_id,
+      venueId: row.venue_id,
+      scopes: new Set(row.scopes as Scope[]),
+      rateLimitPerMin: row.rate_limit_per_min,
+    });
+    callers.set(row, (caller = { principal, logged: { key_id: row.id, organisation_id: row.organisation_id } }));
+  }
+  return caller;
 }
 
 /**
@@ -27,15 +55,9 @@ export function authenticate(keys: ApiKeyLookup, vault: KeyVault): RequestHandle
       if (!parsed || !row || row.revoked_at !== null || !verified) {
         throw new InvalidApiKeyError();
       }
-      const principal: Principal = {
-        keyId: row.id,
-        organisationId: row.organisation_id,
-        venueId: row.venue_id,
-        scopes: new Set(row.scopes as Scope[]),
-        rateLimitPerMin: row.rate_limit_per_min,
-      };
+      const { principal, logged } = callerOf(row);
       res.locals.principal = principal;
-      req.log = req.log?.child({ key_id: row.id, organisation_id: row.organisation_id });
+      req.log = req.log?.child(logged);
 
       const required = (req.tsRestRoute?.metadata as RouteMetadata | undefined)?.scope;
       if (required && !principal.scopes.has(required)) throw new InsufficientScopeError([required]);

@@ -110,8 +110,8 @@ export class AvailabilityCache {
     load: () => Promise<T | undefined>,
     since = performance.now(),
   ): Promise<T | undefined> {
-    const held = await this.lookup(`row|${key}`, -Infinity, since);
-    if (held) return held as T;
+    const held = await this.heldVenueRow<T>(key, since);
+    if (held) return held;
     return this.fill(`row|${key}`, load, (row) =>
       row ? { venueId: row.id, size: rowSize(row), freshUntilMs: Infinity } : undefined,
     );
@@ -128,8 +128,8 @@ export class AvailabilityCache {
     load: () => Promise<FreshAnswer>,
     since = performance.now(),
   ): Promise<Buffer> {
-    const held = await this.lookup(`answer|${venueId}|${key}`, nowMs, since);
-    if (held) return held as Buffer;
+    const held = await this.heldAnswer(venueId, key, nowMs, since);
+    if (held) return held;
     const fresh = await this.fill(`answer|${venueId}|${key}`, load, (answer) => ({
       venueId,
       size: answer.bytes.byteLength,
@@ -137,6 +137,24 @@ export class AvailabilityCache {
       value: answer.bytes,
     }));
     return fresh.bytes;
+  }
+
+  /**
+   * venueRow's row if held, without a loader: a hit then costs no closure. Undefined when not held (or not
+   * trusted); the caller then asks venueRow, which reads and keeps it.
+   */
+  async heldVenueRow<T>(key: string, since = performance.now()): Promise<T | undefined> {
+    return (await this.lookup(`row|${key}`, -Infinity, since)) as T | undefined;
+  }
+
+  /** answer's bytes if held and fresh at `nowMs`, without a loader (as heldVenueRow); undefined otherwise. */
+  async heldAnswer(
+    venueId: string,
+    key: string,
+    nowMs: number,
+    since = performance.now(),
+  ): Promise<Buffer | undefined> {
+    return (await this.lookup(`answer|${venueId}|${key}`, nowMs, since)) as Buffer | undefined;
   }
 
   /** Drops what is held for `venues` (`*`: everything): a change notice, or this process's own commit. */

@@ -34,9 +34,16 @@ export function availabilityRouter({
         ? await resolveVenueVariant(db, principal, params.venue_id, params.variant_id, cache, since)
         : await reads.read((readDb) => resolveVenueVariant(readDb, principal, params.venue_id, params.variant_id));
       if (!variant) throw new VariantNotFoundError();
-      const snapshotVariant = toSnapshotVariant(variant);
-      const dates = { mode: period.mode, from: period.from.toString(), to: period.to.toString() };
+      const dates = period.dates;
       const now = clock.now();
+      // One answer per (variant, guest count, venue-local dates) of the venue; the venue's zone turns those
+      // dates into instants when computed, so day boundaries (and DST) are the computation's, not the key's.
+      const key = `${variant.id}|${query.guest_count}|${dates.mode}|${dates.from}|${dates.to}`;
+      // A hit first: it needs none of what a computation does below.
+      const held = await cache?.heldAnswer(venue.id, key, now.epochMilliseconds, since);
+      if (held) return { status: 200, body: jsonBytes(res, held) };
+
+      const snapshotVariant = toSnapshotVariant(variant);
       const ids = { venue_id: venue.id, treatment_id: variant.treatment_id, variant_id: variant.id };
       // A snapshot on a replica may trail the primary by up to reads.maxStaleMs: the booking itself is decided on
       // the primary, so a stale slot costs a 409, never a double booking. An answer the cache would keep is read on
@@ -72,9 +79,6 @@ export function availabilityRouter({
       };
 
       if (cache) {
-        // One answer per (variant, guest count, venue-local dates) of the venue; the venue's zone turns those
-        // dates into instants when computed, so day boundaries (and DST) are the computation's, not the key's.
-        const key = `${variant.id}|${query.guest_count}|${dates.mode}|${dates.from}|${dates.to}`;
         const bytes = await cache.answer(venue.id, key, now.epochMilliseconds, compute, since);
         return { status: 200, body: jsonBytes(res, bytes) };
       }

@@ -44,10 +44,14 @@ export async function startHttpServer(app: Express, options: HttpServerOptions):
 
   let draining = false;
   const open = new Set<ServerResponse>();
+  // One listener shared by every response (`this`), not a closure per request.
+  function closed(this: ServerResponse) {
+    open.delete(this);
+  }
   server.on('request', (_req, res: ServerResponse) => {
     if (draining) res.setHeader('Connection', 'close');
     open.add(res);
-    res.once('close', () => open.delete(res));
+    res.once('close', closed);
   });
   // accept() failing (EMFILE) must not end the process: it is logged and the server keeps listening.
   server.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,5 +1,5 @@
 import { contract } from '@spa/contract';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Metrics } from './metrics.js';
 
 /** The route pattern (`/v1/venues/:venue_id`), never the raw URL: one series per route, whatever callers send. */
@@ -9,17 +9,24 @@ function routeOf(req: Request): string {
   return typeof route?.path === 'string' ? route.path : 'unmatched';
 }
 
+const STARTED = Symbol('http metrics: started');
+/** In `res.locals`, not on the response: see request-log.ts for why. */
+const timed = (res: Response) => res.locals as { [STARTED]: number };
+
 /** Times every request and counts it by route and status; a 201 create and a 200 cancel count as bookings. */
 export function httpMetrics(metrics: Metrics): RequestHandler {
-  return (req, res, next) => {
-    const stop = metrics.httpDuration.startTimer();
-    res.once('finish', () => {
-      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
-      stop(labels);
-      metrics.httpRequests.inc(labels);
-      if (req.tsRestRoute === contract.bookings.create && res.statusCode === 201) metrics.bookingsCreated.inc();
-      if (req.tsRestRoute === contract.bookings.cancel && res.statusCode === 200) metrics.bookingsCancelled.inc();
-    });
+  // One listener shared by every response (`this`), rather than a timer closure and a listener closure per request.
+  function finished(this: Response) {
+    const req = this.req;
+    const labels = { method: req.method, route: routeOf(req), status: String(this.statusCode) };
+    metrics.httpDuration.observe(labels, (performance.now() - timed(this)[STARTED]) / 1000);
+    metrics.httpRequests.inc(labels);
+    if (req.tsRestRoute === contract.bookings.create && this.statusCode === 201) metrics.bookingsCreated.inc();
+    if (req.tsRestRoute === contract.bookings.cancel && this.statusCode === 200) metrics.bookingsCancelled.inc();
+  }
+  return (_req, res, next) => {
+    timed(res)[STARTED] = performance.now();
+    res.once('finish', finished);
     next();
   };
 }

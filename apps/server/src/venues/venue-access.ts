@@ -15,11 +15,27 @@ export async function resolveVenue(db: Db, principal: Principal, ref: string): P
 
 /** Where a venue row may come from without a round trip: the availability cache (availability-cache.ts). */
 export interface VenueRowCache {
+  heldVenueRow<T>(key: string, since?: number): Promise<T | undefined>;
   venueRow<T extends { id: string }>(
     key: string,
     load: () => Promise<T | undefined>,
     since?: number,
   ): Promise<T | undefined>;
+}
+
+type VenueVariantRow = NonNullable<Awaited<ReturnType<typeof findVenueWithVariant>>>;
+type VenueAndVariant = { venue: Omit<VenueVariantRow, 'variant'>; variant: VenueVariantRow['variant'] };
+
+/** Per row, the venue and its variant apart: a row the cache holds is split once, not on every request. */
+const parts = new WeakMap<VenueVariantRow, VenueAndVariant>();
+
+function partsOf(row: VenueVariantRow): VenueAndVariant {
+  let split = parts.get(row);
+  if (!split) {
+    const { variant, ...venue } = row;
+    parts.set(row, (split = Object.freeze({ venue: Object.freeze(venue), variant })));
+  }
+  return split;
 }
 
 /**
@@ -36,11 +52,12 @@ export async function resolveVenueVariant(
 ) {
   const key = venueKey(principal, ref);
   const id = variantId.toLowerCase();
-  const read = () => findVenueWithVariant(db, key, id);
+  if (!cache) return partsOf(checked(principal, await findVenueWithVariant(db, key, id)));
   const cacheKey = 'id' in key ? `${key.id}|${id}` : `${key.organisationId}/${key.slug}|${id}`;
-  const row = cache ? await cache.venueRow(cacheKey, read, since) : await read();
-  const { variant, ...venue } = checked(principal, row);
-  return { venue, variant };
+  const row =
+    (await cache.heldVenueRow<VenueVariantRow>(cacheKey, since)) ??
+    (await cache.venueRow(cacheKey, () => findVenueWithVariant(db, key, id), since));
+  return partsOf(checked(principal, row));
 }
 
 function venueKey(principal: Principal, ref: string): VenueKey {
