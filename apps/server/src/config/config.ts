@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, defaultQueryTimeoutMs } from '../db/timeouts.js';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, defaultQueryTimeoutMs } from '../db/connect.js';
 
 /** How webhooks are delivered (docs/decisions.md, "Webhooks"). */
 export interface WebhookConfig {

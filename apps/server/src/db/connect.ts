@@ -3,12 +3,12 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { claimDataDir, type EmbeddedDataDir } from './embedded-data-dir.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
+import { seedDataDirFromTemplate } from './pglite-template.js';
 import { PreparingClient, type PreparingOptions } from './preparing-client.js';
-import { PrivateNodeFS } from './private-node-fs.js';
+import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
-import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, defaultQueryTimeoutMs } from './timeouts.js';
 import { typeParsers } from './type-parsers.js';
 
 export type Db = Kysely<Database>;
@@ -31,8 +31,6 @@ export interface ConnectOptions {
   listenUrl?: string | undefined;
   /** Directory of the embedded database; undefined keeps it in memory (tests). */
   dataDir?: string | undefined;
-  /** dataDir already being claimed (main.ts starts that before loading the server's modules). */
-  claimedDataDir?: Promise<EmbeddedDataDir> | undefined;
   poolSize?: number;
   /** PostgreSQL cancels a statement that runs longer (STATEMENT_TIMEOUT_MS); 0 means no limit. */
   statementTimeoutMs?: number;
@@ -57,6 +55,12 @@ export interface ConnectOptions {
   /** Told about something an operator should fix or know (a log line): a DATA_DIR that was open to others. */
   onWarning?: (fields: Record<string, unknown>, message: string) => void;
 }
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
+/** The client-side bound: the statement timeout plus a second for the cancellation to come back (30 s without). */
+export const defaultQueryTimeoutMs = (statementTimeoutMs: number) =>
+  statementTimeoutMs > 0 ? statementTimeoutMs + 1000 : 30_000;
 
 export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
   return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectPglite(options);
@@ -118,14 +122,22 @@ async function closeWithin(db: Db, pool: pg.Pool, withinMs: number): Promise<voi
   if (ended === 'timeout') PreparingClient.destroyAll();
 }
 
-async function connectPglite({ dataDir, claimedDataDir, onWarning }: ConnectOptions): Promise<DatabaseHandle> {
+async function connectPglite({ dataDir, onWarning }: ConnectOptions): Promise<DatabaseHandle> {
   if (!dataDir) return fromPglite(await openPglite({}));
-  const claimed = await (claimedDataDir ?? claimDataDir(dataDir, onWarning));
+  const tightened = makeDataDirPrivate(dataDir);
+  if (tightened > 0)
+    onWarning?.(
+      { data_dir: dataDir, made_private: tightened },
+      'DATA_DIR was open to other local users; made it private (directories 0700, files 0600)',
+    );
+  const unlock = lockDataDir(dataDir);
   try {
+    // An empty DATA_DIR starts as a copy of the build's migrated template (pglite-template.ts), when there is one.
+    if (seedDataDirFromTemplate(dataDir)) makeDataDirPrivate(dataDir);
     const handle = fromPglite(await openPglite({ dataDir }));
-    return { ...handle, close: () => handle.close().finally(claimed.release) };
+    return { ...handle, close: () => handle.close().finally(unlock) };
   } catch (error) {
-    claimed.release();
+    unlock();
     throw error;
   }
 }

@@ -7,7 +7,6 @@ import { ApiKeyCache } from '../auth/api-key-cache.js';
 import { serveOperatorCommands } from '../cli/operator-socket.js';
 import type { Config } from '../config/config.js';
 import { connect, type DatabaseHandle } from '../db/connect.js';
-import type { EmbeddedDataDir } from '../db/embedded-data-dir.js';
 import { migrateDatabase } from '../db/migrate-database.js';
 import { ReadReplicas } from '../db/read-replicas.js';
 import { Lifecycle } from '../health/lifecycle.js';
@@ -27,19 +26,13 @@ const MIN_SHUTDOWN_DEADLINE_MS = 500;
  * One server process: listens at once (`/healthz` 200, `/readyz` and the API 503 until the database is
  * migrated), prepares the database as soon as it can be reached, and drains on SIGTERM or SIGINT.
  */
-export async function serveProcess(
-  config: Config,
-  logger: Logger,
-  /** DATA_DIR as main.ts began claiming it, on the embedded database. */
-  claimedDataDir?: Promise<EmbeddedDataDir>,
-): Promise<void> {
+export async function serveProcess(config: Config, logger: Logger): Promise<void> {
   // The one key vault of the process: the API, webhook delivery and operator commands share it.
   const vault = new KeyVault(config.keyEncryptionKey);
   const database = await connect({
     databaseUrl: config.databaseUrl,
     listenUrl: config.databaseListenUrl,
     dataDir: config.dataDir,
-    claimedDataDir,
     poolSize: config.dbPoolSize,
     statementTimeoutMs: config.statementTimeoutMs,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,

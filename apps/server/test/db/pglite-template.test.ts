@@ -21,7 +21,7 @@ describe.skipIf(testDbKind !== 'pglite')("the build's embedded database template
 
   it('starts an empty DATA_DIR as a database with every migration applied, and never copies over a database', async () => {
     const data = join(dir, 'data');
-    expect(await seedDataDirFromTemplate(data, TEMPLATE)).toBe(true);
+    expect(seedDataDirFromTemplate(data, TEMPLATE)).toBe(true);
     const pglite = await openPglite({ dataDir: data });
     try {
       const db = fromPglite(pglite).db;
@@ -39,7 +39,7 @@ describe.skipIf(testDbKind !== 'pglite')("the build's embedded database template
     } finally {
       await pglite.close();
     }
-    expect(await seedDataDirFromTemplate(data, TEMPLATE)).toBe(false);
+    expect(seedDataDirFromTemplate(data, TEMPLATE)).toBe(false);
     const reopened = await openPglite({ dataDir: data });
     try {
       const kept = await fromPglite(reopened).db.selectFrom('organisations').select('slug').execute();
@@ -49,7 +49,7 @@ describe.skipIf(testDbKind !== 'pglite')("the build's embedded database template
     }
   });
 
-  it('leaves a DATA_DIR to initdb when there is no template (running from the sources)', async () => {
-    expect(await seedDataDirFromTemplate(join(dir, 'none'), join(dir, 'no-template'))).toBe(false);
+  it('leaves a DATA_DIR to initdb when there is no template (running from the sources)', () => {
+    expect(seedDataDirFromTemplate(join(dir, 'none'), join(dir, 'no-template'))).toBe(false);
   });
 });

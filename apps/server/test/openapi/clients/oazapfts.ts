@@ -4,1831 +4,1405 @@
  * DO NOT MODIFY - This file has been generated using oazapfts.
  * See https://www.npmjs.com/package/oazapfts
  */
-import * as Oazapfts from '@oazapfts/runtime';
-import * as QS from '@oazapfts/runtime/query';
+import * as Oazapfts from "@oazapfts/runtime";
+import * as QS from "@oazapfts/runtime/query";
 export const defaults: Oazapfts.Defaults<Oazapfts.CustomHeaders> = {
-  headers: {},
-  baseUrl: 'http://127.0.0.1:3000',
+    headers: {},
+    baseUrl: "http://127.0.0.1:3000"
 };
 const oazapfts = Oazapfts.runtime(defaults);
 export const servers = {
-  aServerOnYourMachinePnpmStartWithTheDemoData: 'http://127.0.0.1:3000',
-  yourApiBaseUrlAsGivenByTheOperatorPathsStartWithV1: ({
-    base_url = 'http://127.0.0.1:3000',
-  }: {
-    base_url: string | number | boolean;
-  }) => `${base_url}`,
+    aServerOnYourMachinePnpmStartWithTheDemoData: "http://127.0.0.1:3000",
+    yourApiBaseUrlAsGivenByTheOperatorPathsStartWithV1: ({ base_url = "http://127.0.0.1:3000" }: {
+        base_url: string | number | boolean;
+    }) => `${base_url}`
 };
-export type VenueType = 'hotel' | 'spa';
+export type VenueType = "hotel" | "spa";
 export type VenueSummary = {
-  /** Venue UUID */
-  id: string;
-  /** Kebab-case identifier, unique within the organisation */
-  slug: string;
-  /** Display name in French */
-  name: string;
-  /** Display name in English */
-  name_en: string | null;
-  /** Description in French */
-  description: string | null;
-  /** Description in English */
-  description_en: string | null;
-  /** Street address */
-  address: string | null;
-  /** Postal code */
-  postal_code: string | null;
-  /** City */
-  city: string | null;
-  /** ISO 3166-1 alpha-2 country code */
-  country: string | null;
-  /** ISO 4217 code of every amount at this venue */
-  currency: string;
-  venue_type: VenueType;
-  /** IANA timezone of the venue-local dates and times; null means UTC */
-  timezone: string | null;
-  /** URL of the main image */
-  image: string | null;
-  /** URL of the cover image */
-  cover_image: string | null;
+    /** Venue UUID */
+    id: string;
+    /** Kebab-case identifier, unique within the organisation */
+    slug: string;
+    /** Display name in French */
+    name: string;
+    /** Display name in English */
+    name_en: string | null;
+    /** Description in French */
+    description: string | null;
+    /** Description in English */
+    description_en: string | null;
+    /** Street address */
+    address: string | null;
+    /** Postal code */
+    postal_code: string | null;
+    /** City */
+    city: string | null;
+    /** ISO 3166-1 alpha-2 country code */
+    country: string | null;
+    /** ISO 4217 code of every amount at this venue */
+    currency: string;
+    venue_type: VenueType;
+    /** IANA timezone of the venue-local dates and times; null means UTC */
+    timezone: string | null;
+    /** URL of the main image */
+    image: string | null;
+    /** URL of the cover image */
+    cover_image: string | null;
 };
 export type Pagination = {
-  /** This page, from 1 */
-  page: number;
-  /** Items per page as asked (the last page may hold fewer) */
-  page_size: number;
-  /** Items in the whole list */
-  total_items: number;
-  /** Pages in the whole list at this page_size (0 when empty) */
-  total_pages: number;
+    /** This page, from 1 */
+    page: number;
+    /** Items per page as asked (the last page may hold fewer) */
+    page_size: number;
+    /** Items in the whole list */
+    total_items: number;
+    /** Pages in the whole list at this page_size (0 when empty) */
+    total_pages: number;
 };
 export type VenueListResponse = {
-  /** Venues of this page */
-  data: VenueSummary[];
-  pagination: Pagination;
+    /** Venues of this page */
+    data: VenueSummary[];
+    pagination: Pagination;
 };
 export type FieldProblem = {
-  /** Dotted path of the field (guest.email), or the query or path parameter */
-  path: string;
-  /** A sentence naming the field and what is wrong with it */
-  message: string;
+    /** Dotted path of the field (guest.email), or the query or path parameter */
+    path: string;
+    /** A sentence naming the field and what is wrong with it */
+    message: string;
 };
 export type ValidationError = {
-  /** A sentence naming the first bad field by its dotted path, or `Request body is not valid JSON` */
-  error: string;
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
-  /** Every bad field (absent for malformed JSON) */
-  details?: FieldProblem[];
+    /** A sentence naming the first bad field by its dotted path, or `Request body is not valid JSON` */
+    error: string;
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
+    /** Every bad field (absent for malformed JSON) */
+    details?: FieldProblem[];
 };
 export type UnauthorizedError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Missing API key' | 'Invalid or revoked API key';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Missing API key" | "Invalid or revoked API key";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type InsufficientScopeError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Insufficient scope';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
-  /** The scopes the key lacks */
-  missing: (
-    'venues:read' | 'treatments:read' | 'customers:read' | 'bookings:read' | 'availability:read' | 'bookings:write'
-  )[];
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Insufficient scope";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
+    /** The scopes the key lacks */
+    missing: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
 };
 export type RateLimitError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Rate limit exceeded';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Rate limit exceeded";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type InternalServerError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Internal server error';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Internal server error";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type ServiceUnavailableError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Service unavailable';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Service unavailable";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type CancellationTier = {
-  /** Hours left before the start from which this tier applies */
-  min_hours_before: number;
-  /** Fee in percent of total_price */
-  fee_percent: number;
+    /** Hours left before the start from which this tier applies */
+    min_hours_before: number;
+    /** Fee in percent of total_price */
+    fee_percent: number;
 };
 export type CancellationPolicy = {
-  /** Tiers when the partner cancels, largest min_hours_before first */
-  partner: CancellationTier[];
-  /** Tiers when the customer cancels, largest min_hours_before first */
-  customer: CancellationTier[];
+    /** Tiers when the partner cancels, largest min_hours_before first */
+    partner: CancellationTier[];
+    /** Tiers when the customer cancels, largest min_hours_before first */
+    customer: CancellationTier[];
 };
 export type Venue = {
-  /** Venue UUID */
-  id: string;
-  /** Kebab-case identifier, unique within the organisation */
-  slug: string;
-  /** Display name in French */
-  name: string;
-  /** Display name in English */
-  name_en: string | null;
-  /** Description in French */
-  description: string | null;
-  /** Description in English */
-  description_en: string | null;
-  /** Street address */
-  address: string | null;
-  /** Postal code */
-  postal_code: string | null;
-  /** City */
-  city: string | null;
-  /** ISO 3166-1 alpha-2 country code */
-  country: string | null;
-  /** ISO 4217 code of every amount at this venue */
-  currency: string;
-  venue_type: VenueType;
-  /** IANA timezone of the venue-local dates and times; null means UTC */
-  timezone: string | null;
-  /** URL of the main image */
-  image: string | null;
-  /** URL of the cover image */
-  cover_image: string | null;
-  /** Short subtitle for a landing page */
-  landing_subtitle: string | null;
-  /** Lifecycle status; the API lists active venues only */
-  status: string;
-  /** VAT rate in percent */
-  vat: number;
-  /** Venue local time of day, HH:mm:ss */
-  opening_time: string;
-  /** Venue local time of day, HH:mm:ss */
-  closing_time: string;
-  /** Slot granularity in minutes */
-  slot_interval: number;
-  /** How the opening days are defined: recurring weekdays, or one-time openings. Open to additions: a minor version may add values, so handle an unknown value without failing: read days_of_week as the days it opens. */
-  schedule_type: 'recurring' | 'one_time';
-  /** 0 = Sunday .. 6 = Saturday */
-  days_of_week: number[];
-  /** Operating every N weeks from recurring_start_date */
-  recurrence_interval: number | null;
-  /** First date of the recurring schedule */
-  recurring_start_date: string | null;
-  /** Last date of the recurring schedule; null when open-ended */
-  recurring_end_date: string | null;
-  /** Treatments are offered (free of charge) to the guests of this venue */
-  offert: boolean;
-  /** Bookings are held for a while before they are confirmed */
-  booking_hold_enabled: boolean;
-  /** How long a hold lasts, in minutes */
-  booking_hold_duration_minutes: number;
-  /** Slots outside opening hours may be listed (out_of_hours) */
-  allow_out_of_hours_booking: boolean;
-  /** Surcharge of an out-of-hours slot, in percent */
-  out_of_hours_surcharge_percent: number;
-  /** Minutes a room stays free between two bookings */
-  room_turnover_buffer_minutes: number;
-  /** Minutes a therapist needs between bookings at two venues */
-  inter_venue_buffer_minutes: number;
-  cancellation_policy: CancellationPolicy;
+    /** Venue UUID */
+    id: string;
+    /** Kebab-case identifier, unique within the organisation */
+    slug: string;
+    /** Display name in French */
+    name: string;
+    /** Display name in English */
+    name_en: string | null;
+    /** Description in French */
+    description: string | null;
+    /** Description in English */
+    description_en: string | null;
+    /** Street address */
+    address: string | null;
+    /** Postal code */
+    postal_code: string | null;
+    /** City */
+    city: string | null;
+    /** ISO 3166-1 alpha-2 country code */
+    country: string | null;
+    /** ISO 4217 code of every amount at this venue */
+    currency: string;
+    venue_type: VenueType;
+    /** IANA timezone of the venue-local dates and times; null means UTC */
+    timezone: string | null;
+    /** URL of the main image */
+    image: string | null;
+    /** URL of the cover image */
+    cover_image: string | null;
+    /** Short subtitle for a landing page */
+    landing_subtitle: string | null;
+    /** Lifecycle status; the API lists active venues only */
+    status: string;
+    /** VAT rate in percent */
+    vat: number;
+    /** Venue local time of day, HH:mm:ss */
+    opening_time: string;
+    /** Venue local time of day, HH:mm:ss */
+    closing_time: string;
+    /** Slot granularity in minutes */
+    slot_interval: number;
+    /** How the opening days are defined: recurring weekdays, or one-time openings. Open to additions: a minor version may add values, so handle an unknown value without failing: read days_of_week as the days it opens. */
+    schedule_type: "recurring" | "one_time";
+    /** 0 = Sunday .. 6 = Saturday */
+    days_of_week: number[];
+    /** Operating every N weeks from recurring_start_date */
+    recurrence_interval: number | null;
+    /** First date of the recurring schedule */
+    recurring_start_date: string | null;
+    /** Last date of the recurring schedule; null when open-ended */
+    recurring_end_date: string | null;
+    /** Treatments are offered (free of charge) to the guests of this venue */
+    offert: boolean;
+    /** Bookings are held for a while before they are confirmed */
+    booking_hold_enabled: boolean;
+    /** How long a hold lasts, in minutes */
+    booking_hold_duration_minutes: number;
+    /** Slots outside opening hours may be listed (out_of_hours) */
+    allow_out_of_hours_booking: boolean;
+    /** Surcharge of an out-of-hours slot, in percent */
+    out_of_hours_surcharge_percent: number;
+    /** Minutes a room stays free between two bookings */
+    room_turnover_buffer_minutes: number;
+    /** Minutes a therapist needs between bookings at two venues */
+    inter_venue_buffer_minutes: number;
+    cancellation_policy: CancellationPolicy;
 };
 export type VenueResponse = {
-  data: Venue;
+    data: Venue;
 };
 export type ForbiddenError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Forbidden';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Forbidden";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type VenueNotFoundError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Venue not found';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Venue not found";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type Money = {
-  /** Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400. */
-  amount: number;
-  /** ISO 4217 currency code */
-  currency: string;
+    /** Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400. */
+    amount: number;
+    /** ISO 4217 currency code */
+    currency: string;
 };
 export type Variant = {
-  /** Variant UUID: what availability and POST /bookings take */
-  id: string;
-  /** Variant name */
-  name: string;
-  /** Duration in minutes */
-  duration_minutes: number;
-  price: Money;
-  /** Exactly one variant of a treatment is the default */
-  is_default: boolean;
+    /** Variant UUID: what availability and POST /bookings take */
+    id: string;
+    /** Variant name */
+    name: string;
+    /** Duration in minutes */
+    duration_minutes: number;
+    price: Money;
+    /** Exactly one variant of a treatment is the default */
+    is_default: boolean;
 };
 export type Treatment = {
-  /** Treatment UUID */
-  id: string;
-  /** Name in French */
-  name: string;
-  /** Name in English */
-  name_en: string | null;
-  /** Description in French */
-  description: string | null;
-  /** Description in English */
-  description_en: string | null;
-  /** Category */
-  category: string | null;
-  /** Minimum notice before a slot can be booked */
-  lead_time_minutes: number;
-  /** The bookable variants (durations and prices) */
-  variants: Variant[];
+    /** Treatment UUID */
+    id: string;
+    /** Name in French */
+    name: string;
+    /** Name in English */
+    name_en: string | null;
+    /** Description in French */
+    description: string | null;
+    /** Description in English */
+    description_en: string | null;
+    /** Category */
+    category: string | null;
+    /** Minimum notice before a slot can be booked */
+    lead_time_minutes: number;
+    /** The bookable variants (durations and prices) */
+    variants: Variant[];
 };
 export type TreatmentListResponse = {
-  /** Every treatment of the venue */
-  data: Treatment[];
+    /** Every treatment of the venue */
+    data: Treatment[];
 };
 export type Customer = {
-  /** Customer UUID */
-  id: string;
-  /** First name */
-  first_name: string;
-  /** Last name */
-  last_name: string;
-  /** Email, unique per organisation (case-insensitive) */
-  email: string;
-  /** Phone number, E.164 */
-  phone: string | null;
-  /** ISO 639-1 */
-  language: string;
-  /** When the customer was first recorded */
-  created_at: string;
+    /** Customer UUID */
+    id: string;
+    /** First name */
+    first_name: string;
+    /** Last name */
+    last_name: string;
+    /** Email, unique per organisation (case-insensitive) */
+    email: string;
+    /** Phone number, E.164 */
+    phone: string | null;
+    /** ISO 639-1 */
+    language: string;
+    /** When the customer was first recorded */
+    created_at: string;
 };
 export type CustomerListResponse = {
-  /** Customers of this page */
-  data: Customer[];
-  pagination: Pagination;
+    /** Customers of this page */
+    data: Customer[];
+    pagination: Pagination;
 };
-export type BookingStatus = 'pending' | 'awaiting_therapist' | 'confirmed' | 'completed' | 'no_show' | 'cancelled';
-export type ClientType = 'hotel' | 'agency' | 'corporate' | 'external';
-export type CancelledBy = 'partner' | 'customer';
+export type BookingStatus = "pending" | "awaiting_therapist" | "confirmed" | "completed" | "no_show" | "cancelled";
+export type ClientType = "hotel" | "agency" | "corporate" | "external";
+export type CancelledBy = "partner" | "customer";
 export type Booking = {
-  /** Booking UUID */
-  id: string;
-  /** Human-facing number, unique and increasing */
-  booking_number: number;
-  status: BookingStatus;
-  /** Venue UUID */
-  venue_id: string;
-  /** Treatment UUID */
-  treatment_id: string;
-  /** Variant UUID */
-  variant_id: string;
-  /** Customer UUID */
-  customer_id: string;
-  /** Start */
-  start_at: string;
-  /** End: start_at plus the variant duration */
-  end_at: string;
-  /** Guests, 1 to 20 */
-  guest_count: number;
-  /** Free text for the venue */
-  notes: string | null;
-  /** Provenance, source.XXXX */
-  external_reference: string | null;
-  /** Partner's idempotency key, unique per venue */
-  external_id: string | null;
-  client_type: ClientType;
-  total_price: Money;
-  /** The partner bills the guest; the venue bills the partner. Open to additions: a minor version may add values, so handle an unknown value without failing */
-  payment_method: 'partner_billed';
-  /** Paid through the partner. Open to additions: a minor version may add values, so handle an unknown value without failing */
-  payment_status: 'paid';
-  /** Created */
-  created_at: string;
-  /** Last changed; a webhook receiver drops events older than what it has */
-  updated_at: string;
-  /** null unless the booking is cancelled */
-  cancellation: {
-    /** The fee charged: total_price times the percent of the tier applied */
-    fee: Money;
-    /** The tier applied, in one English sentence */
-    policy: string;
-    /** When it was cancelled */
-    cancelled_at: string;
-    cancelled_by: CancelledBy;
-    /** The reason given */
-    reason: string;
-  } | null;
+    /** Booking UUID */
+    id: string;
+    /** Human-facing number, unique and increasing */
+    booking_number: number;
+    status: BookingStatus;
+    /** Venue UUID */
+    venue_id: string;
+    /** Treatment UUID */
+    treatment_id: string;
+    /** Variant UUID */
+    variant_id: string;
+    /** Customer UUID */
+    customer_id: string;
+    /** Start */
+    start_at: string;
+    /** End: start_at plus the variant duration */
+    end_at: string;
+    /** Guests, 1 to 20 */
+    guest_count: number;
+    /** Free text for the venue */
+    notes: string | null;
+    /** Provenance, source.XXXX */
+    external_reference: string | null;
+    /** Partner's idempotency key, unique per venue */
+    external_id: string | null;
+    client_type: ClientType;
+    total_price: Money;
+    /** The partner bills the guest; the venue bills the partner. Open to additions: a minor version may add values, so handle an unknown value without failing */
+    payment_method: "partner_billed";
+    /** Paid through the partner. Open to additions: a minor version may add values, so handle an unknown value without failing */
+    payment_status: "paid";
+    /** Created */
+    created_at: string;
+    /** Last changed; a webhook receiver drops events older than what it has */
+    updated_at: string;
+    /** null unless the booking is cancelled */
+    cancellation: {
+        /** The fee charged: total_price times the percent of the tier applied */
+        fee: Money;
+        /** The tier applied, in one English sentence */
+        policy: string;
+        /** When it was cancelled */
+        cancelled_at: string;
+        cancelled_by: CancelledBy;
+        /** The reason given */
+        reason: string;
+    } | null;
 };
 export type BookingListResponse = {
-  /** Bookings of this page */
-  data: Booking[];
-  pagination: Pagination;
+    /** Bookings of this page */
+    data: Booking[];
+    pagination: Pagination;
 };
 export type CustomerNotFoundError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Customer not found in this venue';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Customer not found in this venue";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type Slot = {
-  /** Slot start, UTC, HH:mm */
-  time: string;
-  /** Slot start, venue local time, HH:mm */
-  local_time: string;
-  /** Slot start instant; exactly what POST /bookings takes as start_at */
-  start_at: string;
-  /** start_at plus the variant duration */
-  end_at: string;
-  /** Outside opening hours (the venue allows it, with its surcharge) */
-  out_of_hours: boolean;
-  /** Largest guest_count one more booking could have here */
-  available_capacity: number;
+    /** Slot start, UTC, HH:mm */
+    time: string;
+    /** Slot start, venue local time, HH:mm */
+    local_time: string;
+    /** Slot start instant; exactly what POST /bookings takes as start_at */
+    start_at: string;
+    /** start_at plus the variant duration */
+    end_at: string;
+    /** Outside opening hours (the venue allows it, with its surcharge) */
+    out_of_hours: boolean;
+    /** Largest guest_count one more booking could have here */
+    available_capacity: number;
 };
 export type DayAvailability = {
-  /** Day mode: the query had date */
-  mode: 'day';
-  /** Venue UUID */
-  venue_id: string;
-  /** Treatment UUID */
-  treatment_id: string;
-  /** Variant UUID */
-  variant_id: string;
-  /** The venue-local date asked */
-  date: string;
-  /** The slots of the date, earliest first; empty when none is free */
-  slots: Slot[];
+    /** Day mode: the query had date */
+    mode: "day";
+    /** Venue UUID */
+    venue_id: string;
+    /** Treatment UUID */
+    treatment_id: string;
+    /** Variant UUID */
+    variant_id: string;
+    /** The venue-local date asked */
+    date: string;
+    /** The slots of the date, earliest first; empty when none is free */
+    slots: Slot[];
 };
 export type AvailabilityDay = {
-  /** A venue-local date of the range */
-  date: string;
-  /** The slots of the date, earliest first; empty when none is free */
-  slots: Slot[];
+    /** A venue-local date of the range */
+    date: string;
+    /** The slots of the date, earliest first; empty when none is free */
+    slots: Slot[];
 };
 export type RangeAvailability = {
-  /** Range mode: the query had from and to */
-  mode: 'range';
-  /** Venue UUID */
-  venue_id: string;
-  /** Treatment UUID */
-  treatment_id: string;
-  /** Variant UUID */
-  variant_id: string;
-  /** First venue-local date of the range */
-  from: string;
-  /** Last venue-local date of the range, inclusive */
-  to: string;
-  /** Every date from `from` to `to`, in order, each with its slots */
-  days: AvailabilityDay[];
+    /** Range mode: the query had from and to */
+    mode: "range";
+    /** Venue UUID */
+    venue_id: string;
+    /** Treatment UUID */
+    treatment_id: string;
+    /** Variant UUID */
+    variant_id: string;
+    /** First venue-local date of the range */
+    "from": string;
+    /** Last venue-local date of the range, inclusive */
+    to: string;
+    /** Every date from `from` to `to`, in order, each with its slots */
+    days: AvailabilityDay[];
 };
 export type AvailabilityResponse = {
-  /** One date (mode day) or a range of dates (mode range), as the query asked */
-  data:
-    | ({
-        mode: 'day';
-      } & DayAvailability)
-    | ({
-        mode: 'range';
-      } & RangeAvailability);
+    /** One date (mode day) or a range of dates (mode range), as the query asked */
+    data: ({
+        mode: "day";
+    } & DayAvailability) | ({
+        mode: "range";
+    } & RangeAvailability);
 };
 export type VariantNotFoundError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Variant not found';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Variant not found";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type BookingResponse = {
-  data: Booking;
+    data: Booking;
 };
 export type NoSuchBookingError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Booking not found';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Booking not found";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type AmbiguousExternalIdError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'AMBIGUOUS_EXTERNAL_ID';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
-  /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-  message: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "AMBIGUOUS_EXTERNAL_ID";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message: string;
 };
 export type Guest = {
-  /** First name */
-  first_name: string;
-  /** Last name */
-  last_name: string;
-  /** Guest email. The customer is found by (organisation, email without case) or created: a known address keeps its stored customer and name (a different name sent is logged for the operator, not stored), so give each guest their own address; guests sharing one address become one customer */
-  email: string;
-  /** E.164 */
-  phone?: string | null;
-  /** ISO 639-1, default fr */
-  language?: string | null;
+    /** First name */
+    first_name: string;
+    /** Last name */
+    last_name: string;
+    /** Guest email. The customer is found by (organisation, email without case) or created: a known address keeps its stored customer and name (a different name sent is logged for the operator, not stored), so give each guest their own address; guests sharing one address become one customer */
+    email: string;
+    /** E.164 */
+    phone?: string | null;
+    /** ISO 639-1, default fr */
+    language?: string | null;
 };
 export type CreateBookingRequest = {
-  /** Variant UUID (from the treatments list) */
-  variant_id: string;
-  /** Slot start exactly as listed by availability (start_at), with an offset or Z; must be in the future */
-  start_at: string;
-  /** Guests, 1 to 20 */
-  guest_count?: number;
-  guest: Guest;
-  /** Free text for the venue */
-  notes?: string | null;
-  /** Provenance source.XXXX; source hotel, agency or corporate sets client_type */
-  external_reference?: string | null;
-  /** Idempotency key, unique per venue: a repeat answers 200 with the original booking */
-  external_id?: string | null;
-  /** Amount the partner charged; stored as the authoritative total_price */
-  price_paid: {
-    /** Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400. At most one billion. */
-    amount: number;
-    /** ISO 4217 code; must be the venue currency */
-    currency: string;
-  };
+    /** Variant UUID (from the treatments list) */
+    variant_id: string;
+    /** Slot start exactly as listed by availability (start_at), with an offset or Z; must be in the future */
+    start_at: string;
+    /** Guests, 1 to 20 */
+    guest_count?: number;
+    guest: Guest;
+    /** Free text for the venue */
+    notes?: string | null;
+    /** Provenance source.XXXX; source hotel, agency or corporate sets client_type */
+    external_reference?: string | null;
+    /** Idempotency key, unique per venue: a repeat answers 200 with the original booking */
+    external_id?: string | null;
+    /** Amount the partner charged; stored as the authoritative total_price */
+    price_paid: {
+        /** Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400. At most one billion. */
+        amount: number;
+        /** ISO 4217 code; must be the venue currency */
+        currency: string;
+    };
 };
 export type RequestTimeoutError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Request body did not arrive within 10 s of its headers';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Request body did not arrive within 10 s of its headers";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type SlotUnavailableError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'slot_unavailable';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "slot_unavailable";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type DuplicateExternalIdError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'duplicate_external_id';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "duplicate_external_id";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type PayloadTooLargeError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Request body is larger than 100 kB';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Request body is larger than 100 kB";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type UnsupportedContentEncodingError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'Unsupported Content-Encoding: send the body as identity, gzip or deflate';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Unsupported Content-Encoding: send the body as identity, gzip or deflate";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type CurrencyMismatchError = {
-  /** Names the venue currency */
-  error: string;
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
+    /** Names the venue currency */
+    error: string;
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 export type CancelBookingRequest = {
-  /** Why */
-  reason: string;
-  /** Whose cancellation tiers apply: the partner (the default) or the customer */
-  cancelled_by?: CancelledBy;
+    /** Why */
+    reason: string;
+    /** Whose cancellation tiers apply: the partner (the default) or the customer */
+    cancelled_by?: CancelledBy;
 };
 export type BookingForbiddenError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'FORBIDDEN';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
-  /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-  message: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "FORBIDDEN";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message: string;
 };
 export type BookingNotFoundError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'BOOKING_NOT_FOUND';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
-  /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-  message: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "BOOKING_NOT_FOUND";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message: string;
 };
 export type BookingAlreadyCancelledError = {
-  /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-  error: 'BOOKING_ALREADY_CANCELLED';
-  /** The request id (also in the X-Request-Id header); quote it to support */
-  request_id: string;
-  /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-  message: string;
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "BOOKING_ALREADY_CANCELLED";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message: string;
 };
 /**
  * List venues
  */
-export function venuesList(
-  {
-    page,
-    pageSize,
-    xRequestId,
-  }: {
+export function venuesList({ page, pageSize, xRequestId }: {
     page?: number;
     pageSize?: number;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: VenueListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
         data: InsufficientScopeError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues${QS.query(
-      QS.explode({
+    }>(`/v1/venues${QS.query(QS.explode({
         page,
-        page_size: pageSize,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        page_size: pageSize
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * @deprecated Use {@link venuesList} instead.
  * List venues
  */
-export function getV1Venues(
-  {
-    page,
-    pageSize,
-    xRequestId,
-  }: {
+export function getV1Venues({ page, pageSize, xRequestId }: {
     page?: number;
     pageSize?: number;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: VenueListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
         data: InsufficientScopeError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues${QS.query(
-      QS.explode({
+    }>(`/v1/venues${QS.query(QS.explode({
         page,
-        page_size: pageSize,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        page_size: pageSize
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * Get a venue
  */
-export function venuesGet(
-  venueId: string,
-  {
-    xRequestId,
-  }: {
+export function venuesGet(venueId: string, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: VenueResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: VenueNotFoundError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(`/v1/venues/${encodeURIComponent(venueId)}`, {
-    ...opts,
-    headers: oazapfts.mergeHeaders(opts?.headers, {
-      'X-Request-Id': xRequestId,
-    }),
-  });
+    }>(`/v1/venues/${encodeURIComponent(venueId)}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * @deprecated Use {@link venuesGet} instead.
  * Get a venue
  */
-export function getV1VenuesByVenueId(
-  venueId: string,
-  {
-    xRequestId,
-  }: {
+export function getV1VenuesByVenueId(venueId: string, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: VenueResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: VenueNotFoundError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(`/v1/venues/${encodeURIComponent(venueId)}`, {
-    ...opts,
-    headers: oazapfts.mergeHeaders(opts?.headers, {
-      'X-Request-Id': xRequestId,
-    }),
-  });
+    }>(`/v1/venues/${encodeURIComponent(venueId)}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * List treatments and their variants
  */
-export function treatmentsList(
-  venueId: string,
-  {
-    xRequestId,
-  }: {
+export function treatmentsList(venueId: string, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: TreatmentListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: VenueNotFoundError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(`/v1/venues/${encodeURIComponent(venueId)}/treatments`, {
-    ...opts,
-    headers: oazapfts.mergeHeaders(opts?.headers, {
-      'X-Request-Id': xRequestId,
-    }),
-  });
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/treatments`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * @deprecated Use {@link treatmentsList} instead.
  * List treatments and their variants
  */
-export function getV1VenuesByVenueIdTreatments(
-  venueId: string,
-  {
-    xRequestId,
-  }: {
+export function getV1VenuesByVenueIdTreatments(venueId: string, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: TreatmentListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: VenueNotFoundError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(`/v1/venues/${encodeURIComponent(venueId)}/treatments`, {
-    ...opts,
-    headers: oazapfts.mergeHeaders(opts?.headers, {
-      'X-Request-Id': xRequestId,
-    }),
-  });
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/treatments`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * List the venue's customers
  */
-export function customersList(
-  venueId: string,
-  {
-    page,
-    pageSize,
-    email,
-    xRequestId,
-  }: {
+export function customersList(venueId: string, { page, pageSize, email, xRequestId }: {
     page?: number;
     pageSize?: number;
     email?: string;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: CustomerListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: VenueNotFoundError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/customers${QS.query(
-      QS.explode({
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/customers${QS.query(QS.explode({
         page,
         page_size: pageSize,
-        email,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        email
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * @deprecated Use {@link customersList} instead.
  * List the venue's customers
  */
-export function getV1VenuesByVenueIdCustomers(
-  venueId: string,
-  {
-    page,
-    pageSize,
-    email,
-    xRequestId,
-  }: {
+export function getV1VenuesByVenueIdCustomers(venueId: string, { page, pageSize, email, xRequestId }: {
     page?: number;
     pageSize?: number;
     email?: string;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: CustomerListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: VenueNotFoundError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/customers${QS.query(
-      QS.explode({
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/customers${QS.query(QS.explode({
         page,
         page_size: pageSize,
-        email,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        email
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * List a customer's bookings at a venue
  */
-export function customersBookings(
-  venueId: string,
-  customerId: string,
-  {
-    page,
-    pageSize,
-    xRequestId,
-  }: {
+export function customersBookings(venueId: string, customerId: string, { page, pageSize, xRequestId }: {
     page?: number;
     pageSize?: number;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
-        data:
-          | ({
-              error: 'Venue not found';
-            } & VenueNotFoundError)
-          | ({
-              error: 'Customer not found in this venue';
-            } & CustomerNotFoundError);
-      }
-    | {
+        data: ({
+            error: "Venue not found";
+        } & VenueNotFoundError) | ({
+            error: "Customer not found in this venue";
+        } & CustomerNotFoundError);
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/customers/${encodeURIComponent(customerId)}/bookings${QS.query(
-      QS.explode({
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/customers/${encodeURIComponent(customerId)}/bookings${QS.query(QS.explode({
         page,
-        page_size: pageSize,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        page_size: pageSize
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * @deprecated Use {@link customersBookings} instead.
  * List a customer's bookings at a venue
  */
-export function getV1VenuesByVenueIdCustomersAndCustomerIdBookings(
-  venueId: string,
-  customerId: string,
-  {
-    page,
-    pageSize,
-    xRequestId,
-  }: {
+export function getV1VenuesByVenueIdCustomersAndCustomerIdBookings(venueId: string, customerId: string, { page, pageSize, xRequestId }: {
     page?: number;
     pageSize?: number;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingListResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
-        data:
-          | ({
-              error: 'Venue not found';
-            } & VenueNotFoundError)
-          | ({
-              error: 'Customer not found in this venue';
-            } & CustomerNotFoundError);
-      }
-    | {
+        data: ({
+            error: "Venue not found";
+        } & VenueNotFoundError) | ({
+            error: "Customer not found in this venue";
+        } & CustomerNotFoundError);
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/customers/${encodeURIComponent(customerId)}/bookings${QS.query(
-      QS.explode({
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/customers/${encodeURIComponent(customerId)}/bookings${QS.query(QS.explode({
         page,
-        page_size: pageSize,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        page_size: pageSize
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * Slots of one variant (preview)
  */
-export function availabilityVariant(
-  venueId: string,
-  variantId: string,
-  {
-    date,
-    $from,
-    to,
-    guestCount,
-    xRequestId,
-  }: {
+export function availabilityVariant(venueId: string, variantId: string, { date, $from, to, guestCount, xRequestId }: {
     date?: string;
     $from?: string;
     to?: string;
     guestCount?: number;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: AvailabilityResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
-        data:
-          | ({
-              error: 'Venue not found';
-            } & VenueNotFoundError)
-          | ({
-              error: 'Variant not found';
-            } & VariantNotFoundError);
-      }
-    | {
+        data: ({
+            error: "Venue not found";
+        } & VenueNotFoundError) | ({
+            error: "Variant not found";
+        } & VariantNotFoundError);
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/availability/variants/${encodeURIComponent(variantId)}${QS.query(
-      QS.explode({
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/availability/variants/${encodeURIComponent(variantId)}${QS.query(QS.explode({
         date,
-        from: $from,
+        "from": $from,
         to,
-        guest_count: guestCount,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        guest_count: guestCount
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * @deprecated Use {@link availabilityVariant} instead.
  * Slots of one variant (preview)
  */
-export function getV1VenuesByVenueIdAvailabilityVariantsAndVariantId(
-  venueId: string,
-  variantId: string,
-  {
-    date,
-    $from,
-    to,
-    guestCount,
-    xRequestId,
-  }: {
+export function getV1VenuesByVenueIdAvailabilityVariantsAndVariantId(venueId: string, variantId: string, { date, $from, to, guestCount, xRequestId }: {
     date?: string;
     $from?: string;
     to?: string;
     guestCount?: number;
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: AvailabilityResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
-        data:
-          | ({
-              error: 'Venue not found';
-            } & VenueNotFoundError)
-          | ({
-              error: 'Variant not found';
-            } & VariantNotFoundError);
-      }
-    | {
+        data: ({
+            error: "Venue not found";
+        } & VenueNotFoundError) | ({
+            error: "Variant not found";
+        } & VariantNotFoundError);
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/availability/variants/${encodeURIComponent(variantId)}${QS.query(
-      QS.explode({
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/availability/variants/${encodeURIComponent(variantId)}${QS.query(QS.explode({
         date,
-        from: $from,
+        "from": $from,
         to,
-        guest_count: guestCount,
-      }),
-    )}`,
-    {
-      ...opts,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    },
-  );
+        guest_count: guestCount
+    }))}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * Read one booking (preview)
  */
-export function bookingsGet(
-  bookingId: string,
-  {
-    xRequestId,
-  }: {
+export function bookingsGet(bookingId: string, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: NoSuchBookingError;
-      }
-    | {
+    } | {
         status: 409;
         data: AmbiguousExternalIdError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(`/v1/bookings/${encodeURIComponent(bookingId)}`, {
-    ...opts,
-    headers: oazapfts.mergeHeaders(opts?.headers, {
-      'X-Request-Id': xRequestId,
-    }),
-  });
+    }>(`/v1/bookings/${encodeURIComponent(bookingId)}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * @deprecated Use {@link bookingsGet} instead.
  * Read one booking (preview)
  */
-export function getV1BookingsByBookingId(
-  bookingId: string,
-  {
-    xRequestId,
-  }: {
+export function getV1BookingsByBookingId(bookingId: string, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
         data: NoSuchBookingError;
-      }
-    | {
+    } | {
         status: 409;
         data: AmbiguousExternalIdError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(`/v1/bookings/${encodeURIComponent(bookingId)}`, {
-    ...opts,
-    headers: oazapfts.mergeHeaders(opts?.headers, {
-      'X-Request-Id': xRequestId,
-    }),
-  });
+    }>(`/v1/bookings/${encodeURIComponent(bookingId)}`, {
+        ...opts,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    });
 }
 /**
  * Create a booking (preview)
  */
-export function bookingsCreate(
-  venueId: string,
-  createBookingRequest: CreateBookingRequest,
-  {
-    xRequestId,
-  }: {
+export function bookingsCreate(venueId: string, createBookingRequest: CreateBookingRequest, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 201;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
-        data:
-          | ({
-              error: 'Venue not found';
-            } & VenueNotFoundError)
-          | ({
-              error: 'Variant not found';
-            } & VariantNotFoundError);
-      }
-    | {
+        data: ({
+            error: "Venue not found";
+        } & VenueNotFoundError) | ({
+            error: "Variant not found";
+        } & VariantNotFoundError);
+    } | {
         status: 408;
         data: RequestTimeoutError;
-      }
-    | {
+    } | {
         status: 409;
-        data:
-          | ({
-              error: 'slot_unavailable';
-            } & SlotUnavailableError)
-          | ({
-              error: 'duplicate_external_id';
-            } & DuplicateExternalIdError);
-      }
-    | {
+        data: ({
+            error: "slot_unavailable";
+        } & SlotUnavailableError) | ({
+            error: "duplicate_external_id";
+        } & DuplicateExternalIdError);
+    } | {
         status: 413;
         data: PayloadTooLargeError;
-      }
-    | {
+    } | {
         status: 415;
         data: UnsupportedContentEncodingError;
-      }
-    | {
+    } | {
         status: 422;
         data: CurrencyMismatchError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/bookings`,
-    oazapfts.json({
-      ...opts,
-      method: 'POST',
-      body: createBookingRequest,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    }),
-  );
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/bookings`, oazapfts.json({
+        ...opts,
+        method: "POST",
+        body: createBookingRequest,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    }));
 }
 /**
  * @deprecated Use {@link bookingsCreate} instead.
  * Create a booking (preview)
  */
-export function postV1VenuesByVenueIdBookings(
-  venueId: string,
-  createBookingRequest: CreateBookingRequest,
-  {
-    xRequestId,
-  }: {
+export function postV1VenuesByVenueIdBookings(venueId: string, createBookingRequest: CreateBookingRequest, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 201;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'Forbidden';
-            } & ForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "Forbidden";
+        } & ForbiddenError);
+    } | {
         status: 404;
-        data:
-          | ({
-              error: 'Venue not found';
-            } & VenueNotFoundError)
-          | ({
-              error: 'Variant not found';
-            } & VariantNotFoundError);
-      }
-    | {
+        data: ({
+            error: "Venue not found";
+        } & VenueNotFoundError) | ({
+            error: "Variant not found";
+        } & VariantNotFoundError);
+    } | {
         status: 408;
         data: RequestTimeoutError;
-      }
-    | {
+    } | {
         status: 409;
-        data:
-          | ({
-              error: 'slot_unavailable';
-            } & SlotUnavailableError)
-          | ({
-              error: 'duplicate_external_id';
-            } & DuplicateExternalIdError);
-      }
-    | {
+        data: ({
+            error: "slot_unavailable";
+        } & SlotUnavailableError) | ({
+            error: "duplicate_external_id";
+        } & DuplicateExternalIdError);
+    } | {
         status: 413;
         data: PayloadTooLargeError;
-      }
-    | {
+    } | {
         status: 415;
         data: UnsupportedContentEncodingError;
-      }
-    | {
+    } | {
         status: 422;
         data: CurrencyMismatchError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/venues/${encodeURIComponent(venueId)}/bookings`,
-    oazapfts.json({
-      ...opts,
-      method: 'POST',
-      body: createBookingRequest,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    }),
-  );
+    }>(`/v1/venues/${encodeURIComponent(venueId)}/bookings`, oazapfts.json({
+        ...opts,
+        method: "POST",
+        body: createBookingRequest,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    }));
 }
 /**
  * Cancel a booking (preview)
  */
-export function bookingsCancel(
-  bookingId: string,
-  cancelBookingRequest: CancelBookingRequest,
-  {
-    xRequestId,
-  }: {
+export function bookingsCancel(bookingId: string, cancelBookingRequest: CancelBookingRequest, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'FORBIDDEN';
-            } & BookingForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "FORBIDDEN";
+        } & BookingForbiddenError);
+    } | {
         status: 404;
         data: BookingNotFoundError;
-      }
-    | {
+    } | {
         status: 408;
         data: RequestTimeoutError;
-      }
-    | {
+    } | {
         status: 409;
         data: AmbiguousExternalIdError;
-      }
-    | {
+    } | {
         status: 413;
         data: PayloadTooLargeError;
-      }
-    | {
+    } | {
         status: 415;
         data: UnsupportedContentEncodingError;
-      }
-    | {
+    } | {
         status: 422;
         data: BookingAlreadyCancelledError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/bookings/${encodeURIComponent(bookingId)}/cancel`,
-    oazapfts.json({
-      ...opts,
-      method: 'POST',
-      body: cancelBookingRequest,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    }),
-  );
+    }>(`/v1/bookings/${encodeURIComponent(bookingId)}/cancel`, oazapfts.json({
+        ...opts,
+        method: "POST",
+        body: cancelBookingRequest,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    }));
 }
 /**
  * @deprecated Use {@link bookingsCancel} instead.
  * Cancel a booking (preview)
  */
-export function postV1BookingsByBookingIdCancel(
-  bookingId: string,
-  cancelBookingRequest: CancelBookingRequest,
-  {
-    xRequestId,
-  }: {
+export function postV1BookingsByBookingIdCancel(bookingId: string, cancelBookingRequest: CancelBookingRequest, { xRequestId }: {
     xRequestId?: string;
-  } = {},
-  opts?: Oazapfts.RequestOpts,
-) {
-  return oazapfts.fetchJson<
-    | {
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
-      }
-    | {
+    } | {
         status: 400;
         data: ValidationError;
-      }
-    | {
+    } | {
         status: 401;
         data: UnauthorizedError;
-      }
-    | {
+    } | {
         status: 403;
-        data:
-          | ({
-              error: 'Insufficient scope';
-            } & InsufficientScopeError)
-          | ({
-              error: 'FORBIDDEN';
-            } & BookingForbiddenError);
-      }
-    | {
+        data: ({
+            error: "Insufficient scope";
+        } & InsufficientScopeError) | ({
+            error: "FORBIDDEN";
+        } & BookingForbiddenError);
+    } | {
         status: 404;
         data: BookingNotFoundError;
-      }
-    | {
+    } | {
         status: 408;
         data: RequestTimeoutError;
-      }
-    | {
+    } | {
         status: 409;
         data: AmbiguousExternalIdError;
-      }
-    | {
+    } | {
         status: 413;
         data: PayloadTooLargeError;
-      }
-    | {
+    } | {
         status: 415;
         data: UnsupportedContentEncodingError;
-      }
-    | {
+    } | {
         status: 422;
         data: BookingAlreadyCancelledError;
-      }
-    | {
+    } | {
         status: 429;
         data: RateLimitError;
-      }
-    | {
+    } | {
         status: 500;
         data: InternalServerError;
-      }
-    | {
+    } | {
         status: 503;
         data: ServiceUnavailableError;
-      }
-  >(
-    `/v1/bookings/${encodeURIComponent(bookingId)}/cancel`,
-    oazapfts.json({
-      ...opts,
-      method: 'POST',
-      body: cancelBookingRequest,
-      headers: oazapfts.mergeHeaders(opts?.headers, {
-        'X-Request-Id': xRequestId,
-      }),
-    }),
-  );
+    }>(`/v1/bookings/${encodeURIComponent(bookingId)}/cancel`, oazapfts.json({
+        ...opts,
+        method: "POST",
+        body: cancelBookingRequest,
+        headers: oazapfts.mergeHeaders(opts?.headers, {
+            "X-Request-Id": xRequestId
+        })
+    }));
 }

@@ -2,52 +2,20 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type {
-  AvailabilityVariantData,
-  AvailabilityVariantErrors,
-  AvailabilityVariantResponses,
-  BookingsCancelData,
-  BookingsCancelErrors,
-  BookingsCancelResponses,
-  BookingsCreateData,
-  BookingsCreateErrors,
-  BookingsCreateResponses,
-  BookingsGetData,
-  BookingsGetErrors,
-  BookingsGetResponses,
-  CustomersBookingsData,
-  CustomersBookingsErrors,
-  CustomersBookingsResponses,
-  CustomersListData,
-  CustomersListErrors,
-  CustomersListResponses,
-  TreatmentsListData,
-  TreatmentsListErrors,
-  TreatmentsListResponses,
-  VenuesGetData,
-  VenuesGetErrors,
-  VenuesGetResponses,
-  VenuesListData,
-  VenuesListErrors,
-  VenuesListResponses,
-} from './types.gen.js';
+import type { AvailabilityVariantData, AvailabilityVariantErrors, AvailabilityVariantResponses, BookingsCancelData, BookingsCancelErrors, BookingsCancelResponses, BookingsCreateData, BookingsCreateErrors, BookingsCreateResponses, BookingsGetData, BookingsGetErrors, BookingsGetResponses, CustomersBookingsData, CustomersBookingsErrors, CustomersBookingsResponses, CustomersListData, CustomersListErrors, CustomersListResponses, TreatmentsListData, TreatmentsListErrors, TreatmentsListResponses, VenuesGetData, VenuesGetErrors, VenuesGetResponses, VenuesListData, VenuesListErrors, VenuesListResponses } from './types.gen.js';
 
-export type Options<
-  TData extends TDataShape = TDataShape,
-  ThrowOnError extends boolean = boolean,
-  TResponse = unknown,
-> = Options2<TData, ThrowOnError, TResponse> & {
-  /**
-   * You can provide a client instance returned by `createClient()` instead of
-   * individual options. This might be also useful if you want to implement a
-   * custom client.
-   */
-  client?: Client;
-  /**
-   * You can pass arbitrary values through the `meta` object. This can be
-   * used to access values that aren't defined as part of the SDK function.
-   */
-  meta?: Record<string, unknown>;
+export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
+    /**
+     * You can provide a client instance returned by `createClient()` instead of
+     * individual options. This might be also useful if you want to implement a
+     * custom client.
+     */
+    client?: Client;
+    /**
+     * You can pass arbitrary values through the `meta` object. This can be
+     * used to access values that aren't defined as part of the SDK function.
+     */
+    meta?: Record<string, unknown>;
 };
 
 /**
@@ -57,15 +25,11 @@ export type Options<
  *
  * Required scope: `venues:read`.
  */
-export const venuesList = <ThrowOnError extends boolean = false>(options?: Options<VenuesListData, ThrowOnError>) =>
-  (options?.client ?? client).get<VenuesListResponses, VenuesListErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const venuesList = <ThrowOnError extends boolean = false>(options?: Options<VenuesListData, ThrowOnError>) => (options?.client ?? client).get<VenuesListResponses, VenuesListErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Get a venue
@@ -74,15 +38,11 @@ export const venuesList = <ThrowOnError extends boolean = false>(options?: Optio
  *
  * Required scope: `venues:read`.
  */
-export const venuesGet = <ThrowOnError extends boolean = false>(options: Options<VenuesGetData, ThrowOnError>) =>
-  (options.client ?? client).get<VenuesGetResponses, VenuesGetErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const venuesGet = <ThrowOnError extends boolean = false>(options: Options<VenuesGetData, ThrowOnError>) => (options.client ?? client).get<VenuesGetResponses, VenuesGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * List treatments and their variants
@@ -91,17 +51,11 @@ export const venuesGet = <ThrowOnError extends boolean = false>(options: Options
  *
  * Required scope: `treatments:read`.
  */
-export const treatmentsList = <ThrowOnError extends boolean = false>(
-  options: Options<TreatmentsListData, ThrowOnError>,
-) =>
-  (options.client ?? client).get<TreatmentsListResponses, TreatmentsListErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const treatmentsList = <ThrowOnError extends boolean = false>(options: Options<TreatmentsListData, ThrowOnError>) => (options.client ?? client).get<TreatmentsListResponses, TreatmentsListErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/treatments',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * List the venue's customers
@@ -110,17 +64,11 @@ export const treatmentsList = <ThrowOnError extends boolean = false>(
  *
  * Required scope: `customers:read`.
  */
-export const customersList = <ThrowOnError extends boolean = false>(
-  options: Options<CustomersListData, ThrowOnError>,
-) =>
-  (options.client ?? client).get<CustomersListResponses, CustomersListErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const customersList = <ThrowOnError extends boolean = false>(options: Options<CustomersListData, ThrowOnError>) => (options.client ?? client).get<CustomersListResponses, CustomersListErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/customers',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * List a customer's bookings at a venue
@@ -129,17 +77,11 @@ export const customersList = <ThrowOnError extends boolean = false>(
  *
  * Required scope: `bookings:read`.
  */
-export const customersBookings = <ThrowOnError extends boolean = false>(
-  options: Options<CustomersBookingsData, ThrowOnError>,
-) =>
-  (options.client ?? client).get<CustomersBookingsResponses, CustomersBookingsErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const customersBookings = <ThrowOnError extends boolean = false>(options: Options<CustomersBookingsData, ThrowOnError>) => (options.client ?? client).get<CustomersBookingsResponses, CustomersBookingsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/customers/{customer_id}/bookings',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Slots of one variant (preview)
@@ -148,17 +90,11 @@ export const customersBookings = <ThrowOnError extends boolean = false>(
  *
  * Required scope: `availability:read`.
  */
-export const availabilityVariant = <ThrowOnError extends boolean = false>(
-  options: Options<AvailabilityVariantData, ThrowOnError>,
-) =>
-  (options.client ?? client).get<AvailabilityVariantResponses, AvailabilityVariantErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const availabilityVariant = <ThrowOnError extends boolean = false>(options: Options<AvailabilityVariantData, ThrowOnError>) => (options.client ?? client).get<AvailabilityVariantResponses, AvailabilityVariantErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/availability/variants/{variant_id}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Read one booking (preview)
@@ -167,15 +103,11 @@ export const availabilityVariant = <ThrowOnError extends boolean = false>(
  *
  * Required scope: `bookings:read`.
  */
-export const bookingsGet = <ThrowOnError extends boolean = false>(options: Options<BookingsGetData, ThrowOnError>) =>
-  (options.client ?? client).get<BookingsGetResponses, BookingsGetErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const bookingsGet = <ThrowOnError extends boolean = false>(options: Options<BookingsGetData, ThrowOnError>) => (options.client ?? client).get<BookingsGetResponses, BookingsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/bookings/{booking_id}',
-    ...options,
-  });
+    ...options
+});
 
 /**
  * Create a booking (preview)
@@ -184,21 +116,15 @@ export const bookingsGet = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Required scope: `bookings:write`.
  */
-export const bookingsCreate = <ThrowOnError extends boolean = false>(
-  options: Options<BookingsCreateData, ThrowOnError>,
-) =>
-  (options.client ?? client).post<BookingsCreateResponses, BookingsCreateErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const bookingsCreate = <ThrowOnError extends boolean = false>(options: Options<BookingsCreateData, ThrowOnError>) => (options.client ?? client).post<BookingsCreateResponses, BookingsCreateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/bookings',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * Cancel a booking (preview)
@@ -207,18 +133,12 @@ export const bookingsCreate = <ThrowOnError extends boolean = false>(
  *
  * Required scope: `bookings:write`.
  */
-export const bookingsCancel = <ThrowOnError extends boolean = false>(
-  options: Options<BookingsCancelData, ThrowOnError>,
-) =>
-  (options.client ?? client).post<BookingsCancelResponses, BookingsCancelErrors, ThrowOnError>({
-    security: [
-      { scheme: 'bearer', type: 'http' },
-      { name: 'X-Api-Key', type: 'apiKey' },
-    ],
+export const bookingsCancel = <ThrowOnError extends boolean = false>(options: Options<BookingsCancelData, ThrowOnError>) => (options.client ?? client).post<BookingsCancelResponses, BookingsCancelErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/bookings/{booking_id}/cancel',
     ...options,
     headers: {
-      'Content-Type': 'application/json',
-      ...options.headers,
-    },
-  });
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
