@@ -112,7 +112,7 @@ export function createApp(deps: AppDeps): Express {
   // The interactive reference and the raw document, both generated from the contract.
   const reference = servedReference(deps.config.publicUrl);
   app.get('/openapi.json', reference.json);
-  app.use('/docs', ...reference.page);
+  app.use('/docs', reference.page);
   // The dashboard's web app (apps/dashboard); its JSON API under /dashboard/api passes through to the routes below.
   app.use('/dashboard', dashboardStatic(deps.dashboardDir));
 
