@@ -3,6 +3,7 @@ import { AvailabilityCache, type FreshAnswer } from '../../src/availability/avai
 import type { NotificationHandlers } from '../../src/db/notifications.js';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { setup } from '../support/test-app.js';
+import { daySlots } from '../support/typed-api.js';
 import { uncachedApi } from './uncached-truth.js';
 
 const VENUE = '00000000-0000-4000-8000-000000000001';
@@ -135,6 +136,7 @@ describe('availability from the cache across a DST change', () => {
     });
     await ctx.db.updateTable('therapist_shifts').set({ start_time: '00:00', end_time: '23:59' }).execute();
     const truth = uncachedApi(ctx);
+    // Raw query strings and raw bytes: the cached answer must be the uncached one byte for byte.
     const queries = ['date=2027-03-27', 'date=2027-03-28', 'date=2027-03-29', 'from=2027-03-27&to=2027-03-29'];
     const agree = async () => {
       for (const query of queries) {
@@ -152,11 +154,11 @@ describe('availability from the cache across a DST change', () => {
     const hits = ctx.availability.stats.hits;
     expect(hits).toBeGreaterThan(0);
     // The first slot of the short day: local midnight of 28 March is 23:00Z of the 27th (UTC+1 until 02:00).
-    const res = await ctx.api.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2027-03-27T23:00:00Z' }), f.key);
+    const res = await ctx.v1.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2027-03-27T23:00:00Z' }), f.key);
     expect(res.status).toBe(201);
     await agree();
-    const day = await ctx.api.availability(f.venue.id, f.variant.id, 'date=2027-03-28', f.key);
-    const starts = (day.body as { data: { slots: { start_at: string }[] } }).data.slots.map((s) => s.start_at);
+    const day = await ctx.v1.availability(f.venue.id, f.variant.id, { date: '2027-03-28' }, f.key);
+    const starts = daySlots(day).map((s) => s.start_at);
     expect(starts).not.toContain('2027-03-27T23:00:00Z');
     // 02:00 local does not exist that day: after 01:30 (00:30Z) comes 03:00 (01:00Z).
     expect(starts.slice(0, 4)).toEqual([

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { setup } from '../support/test-app.js';
 import { makeApiKey, makeOrganisation, makeVenue } from '../support/factories.js';
-import { expectStatus, type PartnerClient } from '../support/typed-api.js';
+import { daySlots, expectStatus } from '../support/typed-api.js';
 
 describe('smoke', () => {
   const ctx = setup();
@@ -28,7 +28,7 @@ describe('smoke: availability and booking', () => {
     const { makeBookableVenue, bookingBody } = await import('../support/booking-fixture.js');
     const f = await makeBookableVenue(ctx.db, ctx.vault);
     const day = await ctx.v1.availability(f.venue.slug, f.variant.id, { date: '2026-11-25' }, f.key);
-    expect(slotsOf(day)[0]).toEqual({
+    expect(daySlots(day)[0]).toEqual({
       time: '08:00',
       local_time: '09:00',
       start_at: '2026-11-25T08:00:00Z',
@@ -36,7 +36,7 @@ describe('smoke: availability and booking', () => {
       out_of_hours: false,
       available_capacity: 1,
     });
-    expect(slotsOf(day)).toHaveLength(17);
+    expect(daySlots(day)).toHaveLength(17);
     const created = await ctx.v1.book(
       f.venue.id,
       bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z', external_id: 'x1' }),
@@ -53,17 +53,9 @@ describe('smoke: availability and booking', () => {
     const taken = await ctx.v1.book(f.venue.id, bookingBody(f.variant.id, { start_at: '2026-11-25T08:00:00Z' }), f.key);
     expect(taken.status).toBe(409);
     const after = await ctx.v1.availability(f.venue.slug, f.variant.id, { date: '2026-11-25' }, f.key);
-    expect(slotsOf(after)).toHaveLength(15); // 09:00 and 09:30 both overlap the booked hour
+    expect(daySlots(after)).toHaveLength(15); // 09:00 and 09:30 both overlap the booked hour
     const cancelled = await ctx.v1.cancel('ext:x1', f.key, { reason: 'test' });
     expectStatus(cancelled, 200);
     expect(cancelled.body.data.cancellation?.fee).toEqual({ amount: 0, currency: 'EUR' });
   });
 });
-
-/** The slots of a day-mode availability answer (a date query answers one day), its status asserted 200. */
-function slotsOf(res: Awaited<ReturnType<PartnerClient['availability']['variant']>>) {
-  expectStatus(res, 200);
-  const { data } = res.body;
-  if (data.mode !== 'day') throw new Error(`a date query answered ${data.mode} mode`);
-  return data.slots;
-}

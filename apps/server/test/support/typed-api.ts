@@ -119,3 +119,11 @@ export function expectStatus<R extends { status: number; body: unknown }, S exte
 export function errorOf(res: { body: unknown }): unknown {
   return typeof res.body === 'object' && res.body !== null && 'error' in res.body ? res.body.error : undefined;
 }
+
+/** The slots of a day-mode availability answer (a date query answers one day), its status asserted 200. */
+export function daySlots(res: Awaited<ReturnType<PartnerClient['availability']['variant']>>) {
+  expectStatus(res, 200);
+  const { data } = res.body;
+  if (data.mode !== 'day') throw new Error(`a date query answered ${data.mode} mode`);
+  return data.slots;
+}
