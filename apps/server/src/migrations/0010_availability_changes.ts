@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-/** The channel every server process listens on for schedule changes (src/scheduling/availability-cache.ts). */
+/** The channel every server process listens on for schedule changes (src/availability/availability-cache.ts). */
 export const AVAILABILITY_CHANGES_CHANNEL = 'availability_changes';
 
 /** Every table the availability answer reads (snapshot.query.ts, and findVenueWithVariant for the venue and variant). */

@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Example } from '@spa/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Components, Schema } from '../../src/openapi/components.js';
 import { exampleOf } from '../../src/openapi/examples.js';
 import { demoKey } from './demo-server.js';
+import { type Prism, startPrism } from './prism.js';
 
-const PRISM = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
 const DOCUMENT_PATH = fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url));
 const DEMO_KEY = demoKey();
 
@@ -77,29 +75,16 @@ const exampleAnswer = (operation: Operation, status: string) =>
  * for its success (never a generated `"string"`), and that example names the demo data.
  */
 describe('the OpenAPI document as a Prism mock server', () => {
-  let prism: ChildProcess;
+  let prism: Prism | undefined;
   let base: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    prism = spawn(PRISM, ['mock', DOCUMENT_PATH, '--host', '127.0.0.1', '--port', String(port)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Prism is listening')) resolve();
-      };
-      prism.stdout!.on('data', onData);
-      prism.stderr!.on('data', onData);
-      prism.on('exit', (code) => reject(new Error(`prism exited with ${code}: ${output}`)));
-    });
+    prism = await startPrism(['mock', DOCUMENT_PATH]);
+    base = prism.base;
   }, 120_000);
 
   afterAll(() => {
-    prism?.kill();
+    prism?.stop();
   });
 
   async function call(method: string, url: string, body: unknown, prefer?: string) {
@@ -154,13 +139,3 @@ describe('the OpenAPI document as a Prism mock server', () => {
     expect(answer.status).toBe(200);
   });
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}

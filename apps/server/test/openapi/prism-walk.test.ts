@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Example } from '@spa/contract';
@@ -9,6 +7,7 @@ import { buildOpenApiDocument } from '../../src/openapi/openapi-document.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { demoFile } from '../import/venue-file.js';
 import { type DemoServer, demoKey, startDemoServer } from './demo-server.js';
+import { type Prism, startPrism } from './prism.js';
 
 interface Violation {
   location: string[];
@@ -16,7 +15,6 @@ interface Violation {
   message: string;
 }
 
-const PRISM = new URL('../../node_modules/.bin/prism', import.meta.url).pathname;
 const DEMO_KEY = demoKey(0);
 const BULLE_KEY = demoKey(2); // another organisation, no bookings:write
 
@@ -29,7 +27,7 @@ const BULLE_KEY = demoKey(2); // another organisation, no bookings:write
  */
 describe('the OpenAPI document, checked by a Prism proxy against the running server', () => {
   let server: DemoServer | undefined;
-  let prism: ChildProcess;
+  let prism: Prism | undefined;
   let base: string;
   const clock = fixedClock(Example.createdAt);
 
@@ -38,25 +36,12 @@ describe('the OpenAPI document, checked by a Prism proxy against the running ser
     const upstream = server.baseUrl;
     const file = join(mkdtempSync(join(tmpdir(), 'prism-')), 'openapi.json');
     writeFileSync(file, JSON.stringify(buildOpenApiDocument(upstream)));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    prism = spawn(PRISM, ['proxy', file, upstream, '--host', '127.0.0.1', '--port', String(port)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Prism is listening')) resolve();
-      };
-      prism.stdout!.on('data', onData);
-      prism.stderr!.on('data', onData);
-      prism.on('exit', (code) => reject(new Error(`prism exited with ${code}: ${output}`)));
-    });
+    prism = await startPrism(['proxy', file, upstream]);
+    base = prism.base;
   }, 120_000);
 
   afterAll(async () => {
-    prism?.kill();
+    prism?.stop();
     await server?.close();
   });
 
@@ -233,14 +218,4 @@ function exampleOf(schema: JsonSchema, components: Record<string, JsonSchema>): 
     return Object.fromEntries(properties.map(([key, value]) => [key, exampleOf(value, components)]));
   }
   return schema.default;
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

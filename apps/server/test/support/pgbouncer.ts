@@ -2,7 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { chownToPostgres, freePort, ownedTempDir } from './postgres-cluster.js';
+import { freePort } from './free-port.js';
+import { chownToPostgres, ownedTempDir } from './postgres-cluster.js';
 
 const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
 const asRoot = process.getuid?.() === 0;

@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { accessSync, chownSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,14 +49,6 @@ export function clusterUnavailableReason(): string | undefined {
     }
   }
   return undefined;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A directory the PostgreSQL user owns (mode 0700, as initdb and pg_basebackup want). */
