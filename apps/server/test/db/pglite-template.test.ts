@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromPglite, openPglite } from '../../src/db/connect.js';
+import { fromPglite, openPglite, PGLITE_SHARED_BUFFERS } from '../../src/db/connect.js';
 import { seedDataDirFromTemplate } from '../../src/db/pglite-template.js';
 import { testDbKind } from '../support/test-db.js';
 
@@ -27,6 +27,9 @@ describe.skipIf(testDbKind !== 'pglite')("the build's embedded database template
       const db = fromPglite(pglite).db;
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
       expect(applied.rows.map((r) => r.name)).toEqual(MIGRATIONS);
+      // Opened with the embedded database's small buffer pool (connect.ts), whatever its postgresql.conf says.
+      const buffers = await sql<{ size: string }>`select current_setting('shared_buffers') as size`.execute(db);
+      expect(buffers.rows[0]!.size).toBe(PGLITE_SHARED_BUFFERS);
       // The latest migration's triggers are there, and the database is empty of data.
       const triggers = await sql<{ n: number }>`
         select count(*)::int as n from pg_trigger where tgname like '%availability_changed'`.execute(db);
