@@ -171,6 +171,33 @@ function writePgliteTemplate(/** @type {string} */ next) {
   cpSync(cached, join(next, 'pglite-template'), { recursive: true });
 }
 
+const DEMO_TEMPLATE_CACHE = join(SERVER_DIR, 'node_modules', '.cache', 'pglite-template-demo');
+
+/**
+ * Puts the demo snapshot (src/demo/demo-snapshot.ts) into the new build: the template with the demo data loaded
+ * by the importer. What the importer writes depends on most of the server's code, so it is made once per build
+ * inputs (`hash`), kept like the template. Without it (the template missing, or this failing) a first start
+ * imports the demo data itself, as before.
+ */
+function writeDemoSnapshot(/** @type {string} */ next, /** @type {string} */ hash) {
+  const template = join(next, 'pglite-template');
+  if (!existsSync(template)) return;
+  const cached = join(DEMO_TEMPLATE_CACHE, hash);
+  if (!existsSync(cached)) {
+    mkdirSync(DEMO_TEMPLATE_CACHE, { recursive: true });
+    for (const stale of readdirSync(DEMO_TEMPLATE_CACHE))
+      rmSync(join(DEMO_TEMPLATE_CACHE, stale), { recursive: true, force: true });
+    const made = spawnSync(process.execPath, [join(next, 'write-pglite-template.js'), '--demo', template, cached], {
+      stdio: ['ignore', 2, 2],
+    });
+    if (made.status !== 0) {
+      console.error('The demo data snapshot could not be made: a first start will import the demo data.');
+      return;
+    }
+  }
+  cpSync(cached, join(next, 'pglite-template-demo'), { recursive: true });
+}
+
 /**
  * Bundles into a new directory beside `dist/`, stamps it, then swaps it in by renaming: a process starting meanwhile
  * sees the old build or the new one, never half of one. Source maps point from there to `src/` by relative paths,
@@ -195,6 +222,7 @@ async function build(/** @type {{ force: boolean }} */ { force }) {
       throw error;
     }
     writePgliteTemplate(next);
+    writeDemoSnapshot(next, hash);
     writeFileSync(join(next, STAMP), hash);
     rmSync(old, { recursive: true, force: true });
     try {

@@ -5,7 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
-import { seedDataDirFromTemplate } from './pglite-template.js';
+import { bundledTemplate, PGLITE_DEMO_TEMPLATE_DIR, seedDataDirFromTemplate } from './pglite-template.js';
 import { PreparingClient, type PreparingOptions } from './preparing-client.js';
 import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
@@ -31,6 +31,8 @@ export interface ConnectOptions {
   listenUrl?: string | undefined;
   /** Directory of the embedded database; undefined keeps it in memory (tests). */
   dataDir?: string | undefined;
+  /** An empty dataDir starts from the build's demo snapshot (DEMO_DATA on a server start) rather than empty. */
+  demoData?: boolean;
   poolSize?: number;
   /** PostgreSQL cancels a statement that runs longer (STATEMENT_TIMEOUT_MS); 0 means no limit. */
   statementTimeoutMs?: number;
@@ -122,7 +124,7 @@ async function closeWithin(db: Db, pool: pg.Pool, withinMs: number): Promise<voi
   if (ended === 'timeout') PreparingClient.destroyAll();
 }
 
-async function connectPglite({ dataDir, onWarning }: ConnectOptions): Promise<DatabaseHandle> {
+async function connectPglite({ dataDir, demoData, onWarning }: ConnectOptions): Promise<DatabaseHandle> {
   if (!dataDir) return fromPglite(await openPglite({}));
   const tightened = makeDataDirPrivate(dataDir);
   if (tightened > 0)
@@ -133,7 +135,8 @@ async function connectPglite({ dataDir, onWarning }: ConnectOptions): Promise<Da
   const unlock = lockDataDir(dataDir);
   try {
     // An empty DATA_DIR starts as a copy of the build's migrated template (pglite-template.ts), when there is one.
-    if (seedDataDirFromTemplate(dataDir)) makeDataDirPrivate(dataDir);
+    const template = (demoData && bundledTemplate(PGLITE_DEMO_TEMPLATE_DIR)) || bundledTemplate();
+    if (seedDataDirFromTemplate(dataDir, template)) makeDataDirPrivate(dataDir);
     const handle = fromPglite(await openPglite({ dataDir }));
     return { ...handle, close: () => handle.close().finally(unlock) };
   } catch (error) {

@@ -8,14 +8,19 @@ import { fileURLToPath } from 'node:url';
  * directory beside the bundle, once per set of migrations; an empty DATA_DIR gets a copy of it (a native file copy,
  * a fraction of a second, where PGlite's own `loadDataDir` tarball took 1.5 s to unpack through WebAssembly), and
  * the migrations then run as on every start, finding nothing to do. Without it (running from the sources, or a
- * build that could not make it) the start runs initdb as before: the template saves time and never decides what
- * the database holds.
+ * build that could not make it) the start runs initdb as before: this template saves time and never decides what
+ * the database holds. The demo snapshot below holds data, but only what the start would load itself.
  */
 export const PGLITE_TEMPLATE_DIR = 'pglite-template';
+/**
+ * The same with the demo data loaded by the build (src/demo/demo-snapshot.ts), for a first start with demo data:
+ * the one template that holds data, exactly what that start would import, finished by it with its keys and clock.
+ */
+export const PGLITE_DEMO_TEMPLATE_DIR = 'pglite-template-demo';
 
-/** The template beside the running bundle (dist/), if the build made one. */
-export function bundledTemplate(): string | undefined {
-  const path = join(fileURLToPath(new URL('.', import.meta.url)), PGLITE_TEMPLATE_DIR);
+/** A template beside the running bundle (dist/), if the build made it. */
+export function bundledTemplate(name = PGLITE_TEMPLATE_DIR): string | undefined {
+  const path = join(fileURLToPath(new URL('.', import.meta.url)), name);
   return existsSync(join(path, 'PG_VERSION')) ? path : undefined;
 }
 

@@ -8,6 +8,7 @@ import { revealKey } from '../keys/keys.service.js';
 import demoData from './demo-data.json' with { type: 'json' };
 import { DEMO_KEY_ID } from './demo-key.js';
 import { addDemoAdmin } from './demo-admin.js';
+import { finishDemoSnapshot } from './demo-snapshot.js';
 
 export type DemoSeed =
   | { loaded: boolean; organisation: string; apiKey: string }
@@ -16,14 +17,16 @@ export type DemoSeed =
 
 /**
  * A newcomer's first start: a database with no organisation gets the demo data, and its organisation the demo
- * dashboard admin (demo-admin.ts). Later starts print the demo
+ * dashboard admin (demo-admin.ts); one copied from the build's demo snapshot is finished instead. Later starts print the demo
  * key again while it is active, so the README's curl keeps working. Undefined when the demo data is not there
  * or the key was stored under another KEY_ENCRYPTION_KEY.
  */
 export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<DemoSeed | undefined> {
-  const any = await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst();
-  const loaded = !any;
-  if (loaded) await importVenueData(db, demoData, vault, Temporal.Now.instant());
+  // A first start from the build's demo snapshot (demo-snapshot.ts) finds the data there, but not yet its own.
+  const finished = await finishDemoSnapshot(db, vault, Temporal.Now.instant());
+  const empty = !finished && !(await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst());
+  if (empty) await importVenueData(db, demoData, vault, Temporal.Now.instant());
+  const loaded = finished || empty;
 
   const key = await db
     .selectFrom('api_keys')
@@ -32,7 +35,7 @@ export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<Demo
     .where('api_keys.id', '=', DEMO_KEY_ID)
     .executeTakeFirst();
   if (!key) return undefined;
-  if (loaded) await addDemoAdmin(db, key.organisation_id, Temporal.Now.instant());
+  if (empty) await addDemoAdmin(db, key.organisation_id, Temporal.Now.instant());
   if (key.revoked_at !== null) return { loaded, organisation: key.slug, revoked: true };
   try {
     return { loaded, organisation: key.slug, apiKey: (await revealKey(db, vault, key.id)).key };

@@ -33,6 +33,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     databaseUrl: config.databaseUrl,
     listenUrl: config.databaseListenUrl,
     dataDir: config.dataDir,
+    demoData: config.demoData,
     poolSize: config.dbPoolSize,
     statementTimeoutMs: config.statementTimeoutMs,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
