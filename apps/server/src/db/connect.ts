@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
@@ -153,8 +154,20 @@ async function connectPglite({ dataDir, demoData, onWarning }: ConnectOptions): 
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
+/**
+ * How much of a WebAssembly function's code V8 runs before it recompiles the function with its optimising compiler
+ * (a rough count of bytes executed): 100 times Node 20's default of 1.8 M, 14 times Node 24's. PostgreSQL's hot
+ * functions are large, and at the default Node 20 spent 1.5-2 s of CPU optimising them in the background during a
+ * start, on a 2-core machine the CPU the start itself needed: the first start took ~0.4 s longer. With this budget
+ * what stays hot is still optimised, a few seconds later: queries answered at the same speed after the warm-up
+ * (measured with a generate_series and md5 loop that spends its time inside WebAssembly).
+ */
+const WASM_TIERING_BUDGET = 180_000_000;
+
 /** An embedded PostgreSQL with the extension and parsers the schema needs, its session in UTC. */
 export async function openPglite({ dataDir, ...options }: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
+  // Read when PGlite compiles its WebAssembly, below; V8 ignores, with a warning, a flag a later version drops.
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
   const pglite = await PGlite.create({
     ...options,
     // Command-line settings, over any DATA_DIR's postgresql.conf; the rest of PGlite's own are kept.
