@@ -27,6 +27,9 @@ describe.skipIf(testDbKind !== 'pglite')("the build's embedded database template
       const db = fromPglite(pglite).db;
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
       expect(applied.rows.map((r) => r.name)).toEqual(MIGRATIONS);
+      // The one database the server uses: initdb's templates are dropped (write-pglite-template.ts).
+      const databases = await sql<{ name: string }>`select datname as name from pg_database`.execute(db);
+      expect(databases.rows).toEqual([{ name: 'postgres' }]);
       // Opened with the embedded database's small buffer pool (connect.ts), whatever its postgresql.conf says.
       const buffers = await sql<{ size: string }>`select current_setting('shared_buffers') as size`.execute(db);
       expect(buffers.rows[0]!.size).toBe(PGLITE_SHARED_BUFFERS);
