@@ -147,55 +147,52 @@ const TEMPLATE_INPUTS = [
   'apps/server/src/db/write-pglite-template.ts',
   'pnpm-lock.yaml',
 ];
-const TEMPLATE_CACHE = join(SERVER_DIR, 'node_modules', '.cache', 'pglite-template');
-
 /**
  * Puts the migrated, empty embedded database (src/db/pglite-template.ts) into the new build, made by its own
- * bundled entry once per TEMPLATE_INPUTS and kept in node_modules/.cache, so a rebuild for any other change costs
- * nothing here. A template that cannot be made is not fatal: a first start then runs PGlite's initdb.
+ * bundled entry once per TEMPLATE_INPUTS, so a rebuild for any other change costs nothing here. A template that
+ * cannot be made is not fatal: a first start then runs PGlite's initdb.
  */
 function writePgliteTemplate(/** @type {string} */ next) {
-  const cached = join(TEMPLATE_CACHE, hashOf(TEMPLATE_INPUTS));
-  if (!existsSync(cached)) {
-    mkdirSync(TEMPLATE_CACHE, { recursive: true });
-    for (const stale of readdirSync(TEMPLATE_CACHE))
-      rmSync(join(TEMPLATE_CACHE, stale), { recursive: true, force: true });
-    const made = spawnSync(process.execPath, [join(next, 'write-pglite-template.js'), cached], {
-      stdio: ['ignore', 2, 2],
-    });
-    if (made.status !== 0) {
-      console.error('The embedded database template could not be made: a first start will run initdb.');
-      return;
-    }
-  }
-  cpSync(cached, join(next, 'pglite-template'), { recursive: true });
+  putDatabase(next, 'pglite-template', hashOf(TEMPLATE_INPUTS), [], 'a first start will run initdb');
 }
-
-const DEMO_TEMPLATE_CACHE = join(SERVER_DIR, 'node_modules', '.cache', 'pglite-template-demo');
 
 /**
  * Puts the demo snapshot (src/demo/demo-snapshot.ts) into the new build: the template with the demo data loaded
  * by the importer. What the importer writes depends on most of the server's code, so it is made once per build
- * inputs (`hash`), kept like the template. Without it (the template missing, or this failing) a first start
- * imports the demo data itself, as before.
+ * inputs (`hash`). Without it (the template missing, or this failing) a first start imports the demo data itself.
  */
 function writeDemoSnapshot(/** @type {string} */ next, /** @type {string} */ hash) {
   const template = join(next, 'pglite-template');
   if (!existsSync(template)) return;
-  const cached = join(DEMO_TEMPLATE_CACHE, hash);
+  putDatabase(next, 'pglite-template-demo', hash, ['--demo', template], 'a first start will import the demo data');
+}
+
+/**
+ * Copies the database `name` into the new build from node_modules/.cache/NAME/KEY, made there first by the build's
+ * write-pglite-template.js entry (with `args`) when that key has none; the cache keeps only the latest key.
+ * A failure is reported with `fallback` (what a first start does instead) and leaves the build without it.
+ */
+function putDatabase(
+  /** @type {string} */ next,
+  /** @type {string} */ name,
+  /** @type {string} */ key,
+  /** @type {string[]} */ args,
+  /** @type {string} */ fallback,
+) {
+  const cache = join(SERVER_DIR, 'node_modules', '.cache', name);
+  const cached = join(cache, key);
   if (!existsSync(cached)) {
-    mkdirSync(DEMO_TEMPLATE_CACHE, { recursive: true });
-    for (const stale of readdirSync(DEMO_TEMPLATE_CACHE))
-      rmSync(join(DEMO_TEMPLATE_CACHE, stale), { recursive: true, force: true });
-    const made = spawnSync(process.execPath, [join(next, 'write-pglite-template.js'), '--demo', template, cached], {
+    mkdirSync(cache, { recursive: true });
+    for (const stale of readdirSync(cache)) rmSync(join(cache, stale), { recursive: true, force: true });
+    const made = spawnSync(process.execPath, [join(next, 'write-pglite-template.js'), ...args, cached], {
       stdio: ['ignore', 2, 2],
     });
     if (made.status !== 0) {
-      console.error('The demo data snapshot could not be made: a first start will import the demo data.');
+      console.error(`The embedded database ${name} could not be made: ${fallback}.`);
       return;
     }
   }
-  cpSync(cached, join(next, 'pglite-template-demo'), { recursive: true });
+  cpSync(cached, join(next, name), { recursive: true });
 }
 
 /**
