@@ -90,7 +90,9 @@ describe('the whole day of an organisation in the dashboard', () => {
     const treatments = await client.listTreatments(VENUE);
     if (!treatments.ok) throw treatments.error;
     const variant = treatments.data.flatMap((treatment) => treatment.variants)[0]!;
-    const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // Two UTC dates ahead: after the venue's own today at any hour (Paris is up to two hours ahead of UTC, so
+    // tomorrow in UTC is today there from 22:00 or 23:00 UTC), since the desk lists confirmed bookings up to today.
+    const from = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const to = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     const availability = await client.getVariantAvailability(VENUE, variant.id, { from, to });
     if (!availability.ok) throw availability.error;
