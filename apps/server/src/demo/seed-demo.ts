@@ -17,9 +17,9 @@ export type DemoSeed =
 
 /**
  * A newcomer's first start: a database with no organisation gets the demo data, and its organisation the demo
- * dashboard admin (demo-admin.ts); one copied from the build's demo snapshot is finished instead. Later starts print the demo
- * key again while it is active, so the README's curl keeps working. Undefined when the demo data is not there
- * or the key was stored under another KEY_ENCRYPTION_KEY.
+ * dashboard admin (demo-admin.ts); one copied from the build's demo snapshot is finished instead. Later starts
+ * print the demo key again while it is active, so the README's curl keeps working. Undefined when the demo data
+ * is not there or the key was stored under another KEY_ENCRYPTION_KEY.
  */
 export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<DemoSeed | undefined> {
   // A first start from the build's demo snapshot (demo-snapshot.ts) finds the data there, but not yet its own.
