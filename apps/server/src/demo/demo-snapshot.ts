@@ -36,9 +36,8 @@ export async function writeDemoSnapshot(db: Db): Promise<void> {
   await importVenueData(db, { ...demoData, api_keys: [] }, new KeyVault(randomBytes(32)), from);
   await addDemoAdmin(db, demoOrganisationId(), Temporal.Now.instant());
   const columns = await importClockColumns(db, from, Temporal.Now.instant());
-  await sql
-    .raw(`comment on database ${await currentDatabase(db)} is ${quote(MARKER + JSON.stringify(columns))}`)
-    .execute(db);
+  const marker = sql.lit(MARKER + JSON.stringify(columns));
+  await sql`comment on database ${await currentDatabase(db)} is ${marker}`.execute(db);
 }
 
 /**
@@ -59,7 +58,7 @@ export async function finishDemoSnapshot(db: Db, vault: KeyVault, now: Temporal.
     }
     // Checked as the importer checks a file's keys (the snapshot's build checked the rest).
     await upsertApiKeys(trx, vault, VenueDataFile.shape.api_keys.parse(demoData.api_keys), now.toString());
-    await sql.raw(`comment on database ${await currentDatabase(trx)} is null`).execute(trx);
+    await sql`comment on database ${await currentDatabase(trx)} is null`.execute(trx);
     return true;
   });
 }
@@ -98,10 +97,8 @@ async function readMarker(trx: Trx): Promise<ClockColumns | undefined> {
   return comment?.startsWith(MARKER) ? (JSON.parse(comment.slice(MARKER.length)) as ClockColumns) : undefined;
 }
 
-/** The database's name, quoted as an identifier (COMMENT ON takes no parameters). */
-async function currentDatabase(db: Db | Trx): Promise<string> {
-  const { rows } = await sql<{ name: string }>`select quote_ident(current_database()) as name`.execute(db);
-  return rows[0]!.name;
+/** The database's name as an identifier: COMMENT ON names it, and takes no parameters (hence sql.lit above). */
+async function currentDatabase(db: Db | Trx) {
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
+  return sql.id(rows[0]!.name);
 }
-
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;

@@ -11,7 +11,7 @@ import { type Db, fromPglite, openPglite } from '../../src/db/connect.js';
 import { seedDataDirFromTemplate } from '../../src/db/pglite-template.js';
 import { finishDemoSnapshot, writeDemoSnapshot } from '../../src/demo/demo-snapshot.js';
 import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
-import { testDbKind } from '../support/test-db.js';
+import { testDbKind, USER_TABLES } from '../support/test-db.js';
 
 /** The build's templates (the test run's global setup builds dist/ first). */
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -97,9 +97,7 @@ describe.skipIf(testDbKind !== 'pglite')("the build's demo data snapshot", () =>
  * checked by revealing them, through the seed's answer).
  */
 async function contentsOf(db: Db, from: Temporal.Instant, until: Temporal.Instant): Promise<Record<string, string[]>> {
-  const { rows: tables } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db);
+  const { rows: tables } = await sql<{ name: string }>`select tablename as name ${sql.raw(USER_TABLES)}`.execute(db);
   const normalise = (key: string, value: unknown): unknown => {
     if (key === 'secret_encrypted') return 'encrypted';
     if (typeof value !== 'string') return value;
@@ -116,7 +114,7 @@ async function contentsOf(db: Db, from: Temporal.Instant, until: Temporal.Instan
     const { rows } = await sql<{ row: string }>`select to_jsonb(t)::text as row from ${sql.table(name)} as t`.execute(
       db,
     );
-    if (rows.length === 0 || name.startsWith('kysely_')) continue;
+    if (rows.length === 0) continue;
     contents[name] = rows.map(({ row }) => JSON.stringify(JSON.parse(row), normalise)).sort();
   }
   return contents;

@@ -58,7 +58,8 @@ async function borrowPglite(): Promise<DatabaseHandle> {
   };
 }
 
-const USER_TABLES = `from pg_tables where schemaname = 'public' and tablename not like 'kysely_migration%'`;
+/** The tables the migrations make, less Kysely's own bookkeeping: a `from` clause. */
+export const USER_TABLES = `from pg_tables where schemaname = 'public' and tablename not like 'kysely_migration%'`;
 
 async function tableCount(pglite: PGlite): Promise<number> {
   const { rows } = await pglite.query<{ n: number }>(`select count(*)::int as n ${USER_TABLES}`);
