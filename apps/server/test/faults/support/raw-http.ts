@@ -21,6 +21,16 @@ export class RawConnection {
     this.socket.write(text);
   }
 
+  /**
+   * Resolves once the server has answered `100 Continue` to a request sent with `Expect: 100-continue`: Node's
+   * server sends it as it hands the request to the app, so the request is then in flight, whatever the load.
+   */
+  async continued(): Promise<void> {
+    const interim = 'HTTP/1.1 100 Continue\r\n\r\n';
+    while (!this.#received.startsWith(interim)) await this.#next();
+    this.#received = this.#received.slice(interim.length);
+  }
+
   /** Resolves with the next complete response (status, headers, body) once its Content-Length has arrived. */
   async response(): Promise<{ status: number; headers: Record<string, string>; body: string }> {
     for (;;) {
@@ -40,10 +50,15 @@ export class RawConnection {
           return { status: Number(statusLine!.split(' ')[1]), headers, body };
         }
       }
-      await new Promise<void>((resolve, reject) => {
-        this.#waiters.push(resolve);
-        void this.closed.then(() => reject(new Error(`connection closed; received: ${this.#received}`)));
-      });
+      await this.#next();
     }
+  }
+
+  /** Waits for more bytes; rejects if the connection closes first. */
+  #next(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#waiters.push(resolve);
+      void this.closed.then(() => reject(new Error(`connection closed; received: ${this.#received}`)));
+    });
   }
 }
