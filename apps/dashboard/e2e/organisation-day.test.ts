@@ -113,6 +113,13 @@ describe('the whole day of an organisation in the dashboard', () => {
     const link = admin.page.getByRole('link', { name: `#${booking.booking_number}` });
     await link.waitFor();
     await expect.poll(() => admin.page.getByRole('row', { name: /Ada Lovelace/ }).count()).toBe(1);
+    // On a phone the rows stack into cards and are still a table's rows, each cell named by its column.
+    await admin.page.setViewportSize({ width: 375, height: 812 });
+    const row = admin.page.getByRole('row', { name: /Ada Lovelace/ });
+    expect(await row.count()).toBe(1);
+    expect(await row.getByRole('cell').count()).toBe(7);
+    expect(await admin.page.getByRole('columnheader', { name: 'Customer' }).count()).toBe(1);
+    await admin.page.setViewportSize({ width: 1280, height: 800 });
     await checkPage(admin, 'bookings');
     await admin.page.getByLabel('Search').fill('lovelace');
     await admin.page.getByRole('button', { name: 'Search' }).click();
@@ -201,9 +208,9 @@ describe('the whole day of an organisation in the dashboard', () => {
     await checkPage(admin, 'people');
 
     await nav(admin, 'Audit log').click();
-    await admin.page.locator('td[data-action]').first().waitFor();
+    await admin.page.locator('[data-action]').first().waitFor();
     const actions = await admin.page
-      .locator('td[data-action]')
+      .locator('[data-action]')
       .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-action')));
     for (const step of [
       'person.invited',

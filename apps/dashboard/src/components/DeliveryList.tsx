@@ -6,10 +6,19 @@ import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
 import { formatDuration, formatLogTime } from '../lib/format.js';
 import { Badge } from './Badge.js';
+import { type Column, DataTable } from './DataTable.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { Empty } from './States.js';
 
 type Delivery = z.infer<typeof WebhookDelivery>;
+
+const attemptColumns = (timeZone: string): Column<Delivery['attempts'][number]>[] => [
+  { label: 'Attempt', cell: (attempt) => attempt.attempt },
+  { label: 'When', cell: (attempt) => formatLogTime(attempt.attempted_at, timeZone) },
+  { label: 'Answer', cell: (attempt) => (attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`) },
+  { label: 'Duration', cell: (attempt) => formatDuration(attempt.duration_ms) },
+  { label: 'Error', cell: (attempt) => attempt.error ?? '—' },
+];
 
 function Replay({ delivery }: { delivery: Delivery }) {
   const queryClient = useQueryClient();
@@ -62,31 +71,12 @@ export function DeliveryList({
             {delivery.next_attempt_at && ` · next attempt ${formatLogTime(delivery.next_attempt_at, timeZone)}`}
           </p>
           {delivery.attempts.length > 0 && (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Attempts of event {delivery.event_id}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Attempt</th>
-                    <th scope="col">When</th>
-                    <th scope="col">Answer</th>
-                    <th scope="col">Duration</th>
-                    <th scope="col">Error</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {delivery.attempts.map((attempt) => (
-                    <tr key={attempt.attempt}>
-                      <td>{attempt.attempt}</td>
-                      <td>{formatLogTime(attempt.attempted_at, timeZone)}</td>
-                      <td>{attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`}</td>
-                      <td>{formatDuration(attempt.duration_ms)}</td>
-                      <td>{attempt.error ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption={`Attempts of event ${delivery.event_id}`}
+              columns={attemptColumns(timeZone)}
+              rows={delivery.attempts}
+              rowKey={(attempt) => attempt.attempt}
+            />
           )}
           {canReplay && (
             <div className="actions">

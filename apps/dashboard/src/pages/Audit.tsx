@@ -1,7 +1,10 @@
+import type { AuditEvent } from '@spa/contract/dashboard';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { z } from 'zod';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
+import { type Column, DataTable } from '../components/DataTable.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
 import { Empty, QueryView } from '../components/States.js';
@@ -12,6 +15,32 @@ function actionLabel(action: string): string {
   const [subject = action, verb = ''] = action.split('.');
   return `${subject.replace(/_/g, ' ')}: ${verb.replace(/_/g, ' ')}`;
 }
+
+const AUDIT_COLUMNS: Column<z.infer<typeof AuditEvent>>[] = [
+  { label: 'When', cell: (event) => formatLogTime(event.created_at, localTimeZone) },
+  { label: 'Who', cell: (event) => (event.actor.type === 'person' ? event.actor.email : 'operator (CLI)') },
+  { label: 'What', cell: (event) => <span data-action={event.action}>{actionLabel(event.action)}</span> },
+  {
+    label: 'Target',
+    cell: (event) =>
+      event.target ? (
+        <>
+          {event.target.type.replace(/_/g, ' ')} <code>{event.target.id}</code>
+        </>
+      ) : (
+        '—'
+      ),
+  },
+  {
+    label: 'From',
+    cell: (event) => (
+      <>
+        {event.ip ?? '—'}
+        {event.user_agent && <div className="muted ua">{event.user_agent}</div>}
+      </>
+    ),
+  },
+];
 
 function AuditPanel() {
   const [page, setPage] = useState(1);
@@ -27,42 +56,12 @@ function AuditPanel() {
           <Empty>Nothing recorded yet.</Empty>
         ) : (
           <>
-            <div className="table-wrap">
-              <table className="audit">
-                <caption className="visually-hidden">Audit log, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When ({localTimeZone})</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">From</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((event) => (
-                    <tr key={event.id}>
-                      <td>{formatLogTime(event.created_at, localTimeZone)}</td>
-                      <td>{event.actor.type === 'person' ? event.actor.email : 'operator (CLI)'}</td>
-                      <td data-action={event.action}>{actionLabel(event.action)}</td>
-                      <td>
-                        {event.target ? (
-                          <>
-                            {event.target.type.replace(/_/g, ' ')} <code>{event.target.id}</code>
-                          </>
-                        ) : (
-                          '—'
-                        )}
-                      </td>
-                      <td>
-                        {event.ip ?? '—'}
-                        {event.user_agent && <div className="muted ua">{event.user_agent}</div>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Audit log, newest first"
+              columns={AUDIT_COLUMNS}
+              rows={data}
+              rowKey={(event) => event.id}
+            />
             <Pager pagination={pagination} onPage={setPage} />
           </>
         )

@@ -1,11 +1,14 @@
 import { BookingStatus } from '@spa/contract';
+import type { BookingRow } from '@spa/contract/dashboard';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
+import type { z } from 'zod';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
 import { useMe } from '../api/session.js';
 import { Badge } from '../components/Badge.js';
+import { type Column, DataTable } from '../components/DataTable.js';
 import { Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
 import { Empty, QueryView } from '../components/States.js';
@@ -13,6 +16,33 @@ import { formatDateTime, formatMoney } from '../lib/format.js';
 import { pageParam, pickOption } from '../lib/params.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const BOOKING_COLUMNS: Column<z.infer<typeof BookingRow>>[] = [
+  { label: 'Number', cell: (booking) => <Link href={`/bookings/${booking.id}`}>#{booking.booking_number}</Link> },
+  { label: 'Start', cell: (booking) => formatDateTime(booking.start_at, booking.venue.timezone) },
+  {
+    label: 'Customer',
+    cell: (booking) => (
+      <>
+        {booking.customer.first_name} {booking.customer.last_name}
+        <br />
+        <span className="muted">{booking.customer.email}</span>
+      </>
+    ),
+  },
+  {
+    label: 'Treatment',
+    cell: (booking) => (
+      <>
+        {booking.treatment.name} · {booking.variant.name}
+        {booking.guest_count > 1 && ` · ${booking.guest_count} guests`}
+      </>
+    ),
+  },
+  { label: 'Venue', cell: (booking) => booking.venue.name },
+  { label: 'Status', cell: (booking) => <Badge value={booking.status} /> },
+  { label: 'Price', className: 'num', cell: (booking) => formatMoney(booking.total_price) },
+];
 
 export function BookingsPage() {
   const me = useMe();
@@ -95,48 +125,7 @@ export function BookingsPage() {
             <Empty>No bookings match these filters.</Empty>
           ) : (
             <>
-              <div className="table-wrap">
-                <table className="bookings">
-                  <caption className="visually-hidden">Bookings</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Number</th>
-                      <th scope="col">Start</th>
-                      <th scope="col">Customer</th>
-                      <th scope="col">Treatment</th>
-                      <th scope="col">Venue</th>
-                      <th scope="col">Status</th>
-                      <th scope="col" className="num">
-                        Price
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.map((booking) => (
-                      <tr key={booking.id}>
-                        <td>
-                          <Link href={`/bookings/${booking.id}`}>#{booking.booking_number}</Link>
-                        </td>
-                        <td>{formatDateTime(booking.start_at, booking.venue.timezone)}</td>
-                        <td>
-                          {booking.customer.first_name} {booking.customer.last_name}
-                          <br />
-                          <span className="muted">{booking.customer.email}</span>
-                        </td>
-                        <td>
-                          {booking.treatment.name} · {booking.variant.name}
-                          {booking.guest_count > 1 && ` · ${booking.guest_count} guests`}
-                        </td>
-                        <td>{booking.venue.name}</td>
-                        <td>
-                          <Badge value={booking.status} />
-                        </td>
-                        <td className="num">{formatMoney(booking.total_price)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable caption="Bookings" columns={BOOKING_COLUMNS} rows={data} rowKey={(booking) => booking.id} />
               <Pager pagination={pagination} onPage={(page) => set({ page: String(page) })} />
             </>
           )

@@ -1,10 +1,12 @@
-import { Role } from '@spa/contract/dashboard';
+import { Role, type User } from '@spa/contract/dashboard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import type { z } from 'zod';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
 import { useMe } from '../api/session.js';
 import { OneTimeSecret } from '../components/CopyButton.js';
+import { type Column, DataTable } from '../components/DataTable.js';
 import { ConfirmDialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
@@ -96,6 +98,33 @@ function PeoplePanel() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: USERS }),
     onSettled: () => setRemoving(undefined),
   });
+  const columns: Column<z.infer<typeof User>>[] = [
+    { label: 'Email', cell: (user) => user.email },
+    { label: 'Role', cell: (user) => user.role },
+    {
+      label: 'Venues',
+      cell: (user) => (user.role === 'admin' ? 'Every venue' : user.venues.map((v) => v.name).join(', ')),
+    },
+    {
+      label: 'Last sign-in',
+      cell: (user) => (user.last_sign_in_at ? formatDateTime(user.last_sign_in_at, localTimeZone) : 'Never'),
+    },
+    {
+      label: 'Actions',
+      labelHidden: true,
+      cell: (user) =>
+        user.id !== me.id && (
+          <button
+            type="button"
+            className="danger"
+            onClick={() => setRemoving({ id: user.id, email: user.email })}
+            aria-label={`Remove ${user.email}`}
+          >
+            Remove
+          </button>
+        ),
+    },
+  ];
   return (
     <>
       <QueryView query={users} what="people">
@@ -104,44 +133,12 @@ function PeoplePanel() {
             <Empty>Nobody yet.</Empty>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="visually-hidden">People of {me.organisation.name}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Email</th>
-                      <th scope="col">Role</th>
-                      <th scope="col">Venues</th>
-                      <th scope="col">Last sign-in</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.map((user) => (
-                      <tr key={user.id}>
-                        <td>{user.email}</td>
-                        <td>{user.role}</td>
-                        <td>{user.role === 'admin' ? 'Every venue' : user.venues.map((v) => v.name).join(', ')}</td>
-                        <td>{user.last_sign_in_at ? formatDateTime(user.last_sign_in_at, localTimeZone) : 'Never'}</td>
-                        <td>
-                          {user.id !== me.id && (
-                            <button
-                              type="button"
-                              className="danger"
-                              onClick={() => setRemoving({ id: user.id, email: user.email })}
-                              aria-label={`Remove ${user.email}`}
-                            >
-                              Remove
-                            </button>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption={`People of ${me.organisation.name}`}
+                columns={columns}
+                rows={data}
+                rowKey={(user) => user.id}
+              />
               <Pager pagination={pagination} onPage={setPage} />
             </>
           )
