@@ -27,7 +27,8 @@ export class RawConnection {
    */
   async continued(): Promise<void> {
     const interim = 'HTTP/1.1 100 Continue\r\n\r\n';
-    while (!this.#received.startsWith(interim)) await this.#next();
+    while (this.#received.length < interim.length) await this.#next();
+    if (!this.#received.startsWith(interim)) throw new Error(`expected 100 Continue; received: ${this.#received}`);
     this.#received = this.#received.slice(interim.length);
   }
 
