@@ -9,6 +9,7 @@ import { ok } from '../api/result.js';
 import { useMe } from '../api/session.js';
 import { Badge } from '../components/Badge.js';
 import { type Column, DataTable } from '../components/DataTable.js';
+import { EmailAddress } from '../components/EmailAddress.js';
 import { Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
 import { Empty, QueryView } from '../components/States.js';
@@ -26,7 +27,9 @@ const BOOKING_COLUMNS: Column<z.infer<typeof BookingRow>>[] = [
       <>
         {booking.customer.first_name} {booking.customer.last_name}
         <br />
-        <span className="muted">{booking.customer.email}</span>
+        <span className="muted">
+          <EmailAddress address={booking.customer.email} />
+        </span>
       </>
     ),
   },
