@@ -7,6 +7,11 @@ import {
   ErrorCode,
   isRangeAvailability,
   PartnerApiError,
+  PartnerConnectionError,
+  PartnerTimeoutError,
+  type RateLimit,
+  type ResponseInfo,
+  SDK_VERSION,
   type Slot,
   type VenueDetail,
 } from '@spa/sdk';
@@ -14,8 +19,9 @@ import {
 const api = createPartnerClient({
   baseUrl: process.env['SPA_API_URL'] ?? 'http://localhost:3000',
   apiKey: process.env['SPA_API_KEY'] ?? '',
-  retry: { attempts: 2 },
-  timeoutMs: 10_000,
+  timeout: 10_000,
+  maxRetries: 1,
+  retry: { maxDelayMs: 5_000 },
 });
 
 export async function firstSlot(venueId: string, variantId: string): Promise<Slot | undefined> {
@@ -33,7 +39,10 @@ export async function book(venueId: string, slot: Slot, variantId: string): Prom
     external_id: 'order-58213',
     price_paid: { amount: 120, currency: 'EUR' },
   };
-  const result = await api.createBooking(venueId, body, { requestId: 'partner-check' });
+  const result = await api.createBooking(venueId, body, { requestId: 'partner-check', timeout: 5_000, maxRetries: 2 });
+  const info: ResponseInfo = result.lastResponse;
+  const limit: RateLimit | undefined = info.rateLimit;
+  console.log(SDK_VERSION, info.requestId, info.attempts, limit?.remaining, info.retryAfterMs);
   if (result.ok) {
     const status: 200 | 201 = result.status;
     console.log(status, result.replayed, result.data.booking_number);
@@ -65,4 +74,15 @@ export async function allSlugs(): Promise<string[]> {
   const page = await api.listVenues({ page: 1, page_size: 20 });
   if (page.ok) console.log(page.pagination.total_pages);
   return slugs;
+}
+
+export async function venueOrTimeout(venueId: string, signal: AbortSignal): Promise<string> {
+  try {
+    const venue = await api.getVenue(venueId, { signal, timeout: false, maxRetries: 0 });
+    return venue.ok ? venue.data.name : `${venue.error.status} ${venue.error.rateLimit?.reset ?? ''}`;
+  } catch (error) {
+    if (error instanceof PartnerTimeoutError) return `timed out after ${error.timeout} ms (${error.requestId})`;
+    if (error instanceof PartnerConnectionError) return `no answer after ${error.attempts} attempts`;
+    throw error;
+  }
 }

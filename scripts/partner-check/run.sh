@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a new partner does with the published SDK, outside this workspace: `npm i` it into an empty npm project,
-# run the SDK README's ESM and CommonJS examples with plain node against a running server, and type-check
-# partner.ts under strict + exactOptionalPropertyTypes with moduleResolution NodeNext and Bundler.
+# run the SDK README's ESM and CommonJS examples with plain node against a running server, check that its User-Agent
+# names the installed version (user-agent.cjs), and type-check partner.ts under strict + exactOptionalPropertyTypes
+# with moduleResolution NodeNext and Bundler.
 # Usage: run.sh PROJECT_DIR INSTALL_ARG... (tarball paths, or `@spa/sdk@1.2.3` with npm registry settings in the
 # environment); SPA_API_URL and SPA_API_KEY point at a server with the demo data.
 set -euo pipefail
@@ -28,6 +29,8 @@ for script in example.mjs example.cjs; do
   echo "$script: $(echo "$output" | tr '\n' ' ')"
   grep -qx 'spa-lumiere-paris' <<<"$output" || { echo "$script did not list the demo venue" >&2; exit 1; }
 done
+
+cp "$here/user-agent.cjs" . && node user-agent.cjs
 
 cp "$here/partner.ts" "$here/tsconfig.nodenext.json" "$here/tsconfig.bundler.json" .
 for config in tsconfig.nodenext.json tsconfig.bundler.json; do

@@ -1,8 +1,18 @@
 import { contract } from '@spa/contract';
 import { type AppRoute, type ClientInferRequest, initClient } from '@ts-rest/core';
+import {
+  apiKeyOf,
+  baseUrlOf,
+  type CallOptions,
+  DEFAULT_TIMEOUT_MS,
+  maxRetriesOf,
+  type PartnerClientOptions,
+  timeoutOf,
+} from './client-options.js';
 import { type Failure, PartnerApiError, type Result, type Success } from './errors.js';
 import { paginate } from './paginate.js';
-import { type RetryOptions, resolveRetry } from './retry.js';
+import type { ResponseInfo } from './response-info.js';
+import { resolveRetry } from './retry.js';
 import { createFetcher } from './transport.js';
 import type {
   Availability,
@@ -15,55 +25,24 @@ import type {
   VenueDetail,
   VenueSummary,
 } from './types.js';
+import { USER_AGENT } from './user-agent.js';
 
-export interface PartnerClientOptions {
-  /** The API's base URL, for example `https://api.example.com` (a trailing `/v1` is dropped: the contract adds it). */
-  baseUrl: string;
-  /** `sk_live_{id}_{secret}`, sent as `Authorization: Bearer`. Server-side only. */
-  apiKey: string;
-  /** A fetch of your own (proxy, instrumentation, tests). Default: the global fetch. */
-  fetch?: typeof fetch;
-  /** Retry policy (merged with `defaultRetry`); `false` never retries. */
-  retry?: Partial<RetryOptions> | false;
-  /** Timeout of each attempt in ms (default 30 000); `false` waits for ever. */
-  timeoutMs?: number | false;
-}
-
-/** Per call: an AbortSignal that stops the call and its retries, and an X-Request-Id to send. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  requestId?: string;
-}
-
-/** The base URL without a trailing slash or `/v1`; a clear error when it is missing or not an http(s) URL. */
-function baseUrlOf(options: PartnerClientOptions | undefined): string {
-  const given: unknown = options?.baseUrl;
-  if (typeof given !== 'string' || given.trim() === '') {
-    throw new TypeError(
-      'createPartnerClient: baseUrl is required, the API base URL without /v1, for example https://api.example.com',
-    );
-  }
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    throw new TypeError(`createPartnerClient: baseUrl ${JSON.stringify(given)} is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`createPartnerClient: baseUrl must be http or https, got ${url.protocol}`);
-  }
-  return given.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
-}
+export type { CallOptions, PartnerClientOptions };
 
 function createRawClient(options: PartnerClientOptions) {
+  const baseUrl = baseUrlOf(options?.baseUrl);
+  const apiKey = apiKeyOf(options.apiKey);
+  const timeout = options.timeout ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries =
+    options.maxRetries === undefined ? undefined : maxRetriesOf('createPartnerClient: ', options.maxRetries);
   return initClient(contract, {
-    baseUrl: baseUrlOf(options),
-    baseHeaders: { authorization: `Bearer ${options.apiKey}` },
+    baseUrl,
+    baseHeaders: { authorization: `Bearer ${apiKey}`, 'user-agent': USER_AGENT },
     validateResponse: true,
     api: createFetcher({
       fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-      retry: resolveRetry(options.retry),
-      timeoutMs: options.timeoutMs === false ? undefined : (options.timeoutMs ?? 30_000),
+      retry: resolveRetry(options.retry, maxRetries),
+      timeout: timeoutOf('createPartnerClient: ', timeout),
     }),
   });
 }
@@ -116,9 +95,10 @@ export type WithoutPage<Q> = Omit<Q, 'page'>;
 
 /**
  * The typed client. Named methods resolve to a Result and never throw for an HTTP answer:
- * `{ ok: true, status, data, replayed, pagination? }` or `{ ok: false, error: PartnerApiError }`.
- * They reject only when no answer came (network error or timeout, after the allowed retries), on abort,
- * or when an answer breaks the contract (ResponseValidationError).
+ * `{ ok: true, status, data, replayed, pagination?, lastResponse }` or `{ ok: false, error: PartnerApiError,
+ * lastResponse }`. They reject only when no answer came (PartnerConnectionError, or PartnerTimeoutError, after the
+ * allowed retries), on abort, or when an answer breaks the contract (ResponseValidationError). Throws a TypeError
+ * naming the option when `baseUrl`, `apiKey`, `timeout` or `maxRetries` is missing or malformed.
  */
 export function createPartnerClient(options: PartnerClientOptions) {
   const raw = createRawClient(options);
@@ -219,8 +199,10 @@ async function toResult<R extends { status: number; body: unknown; headers: Head
   call: Promise<R>,
 ): Promise<SuccessOf<R> | Failure> {
   const response = await call;
+  // Our fetcher adds it to ts-rest's answer (transport.ts), which passes it through untyped.
+  const { lastResponse } = response as R & { lastResponse: ResponseInfo };
   if (response.status < 200 || response.status >= 300) {
-    return { ok: false, error: new PartnerApiError(response.status, response.body, response.headers) };
+    return { ok: false, error: new PartnerApiError(response.status, response.body, response.headers), lastResponse };
   }
   const body = response.body as { data: unknown; pagination?: unknown };
   return {
@@ -228,6 +210,7 @@ async function toResult<R extends { status: number; body: unknown; headers: Head
     status: response.status,
     data: body.data,
     replayed: response.headers.get('idempotent-replayed') === 'true',
+    lastResponse,
     ...(body.pagination !== undefined && { pagination: body.pagination }),
   } as SuccessOf<R>;
 }
@@ -254,6 +237,8 @@ function segment(name: string, value: string): string {
 function extras(call: CallOptions | undefined) {
   return {
     ...(call?.signal && { fetchOptions: { signal: call.signal } }),
-    ...(call?.requestId && { extraHeaders: { 'x-request-id': call.requestId } }),
+    ...(call?.requestId !== undefined && { extraHeaders: { 'x-request-id': call.requestId } }),
+    ...(call?.timeout !== undefined && { timeout: call.timeout }),
+    ...(call?.maxRetries !== undefined && { maxRetries: call.maxRetries }),
   };
 }

@@ -6,6 +6,8 @@ import {
   type ValidationErrorBody,
 } from '@spa/contract';
 import type { z } from 'zod';
+import { parseRetryAfter } from './retry.js';
+import { type RateLimit, rateLimitOf, type ResponseInfo } from './response-info.js';
 
 /**
  * What `PartnerApiError.code` can be: the API's fixed `error` texts as the contract spells them (`ErrorText` of
@@ -56,6 +58,12 @@ export class PartnerApiError extends Error {
   readonly details: FieldProblem[] | undefined;
   /** The X-Request-Id of the answer; quote it to support. */
   readonly requestId: string | undefined;
+  /** The key's rate limit, when the API enforces one (`X-RateLimit-*`). */
+  readonly rateLimit: RateLimit | undefined;
+  /** On a 429 or 503: how long the API asks you to wait (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** Every header of the answer. */
+  readonly headers: Headers | undefined;
 
   constructor(
     readonly status: number,
@@ -72,6 +80,47 @@ export class PartnerApiError extends Error {
     this.missing = json?.missing;
     this.details = json?.details;
     this.requestId = requestId;
+    this.rateLimit = headers && rateLimitOf(headers);
+    this.retryAfterMs = parseRetryAfter(headers?.get('retry-after') ?? null);
+    this.headers = headers;
+  }
+}
+
+/**
+ * No answer came: the connection failed (refused, reset, DNS) on the last allowed attempt. The API may still have
+ * received the request; quote `requestId` to support. A retryable call was retried first (`attempts`).
+ */
+export class PartnerConnectionError extends Error {
+  override readonly name: string = 'PartnerConnectionError';
+  constructor(
+    message: string,
+    /** The X-Request-Id the call sent, the same on every attempt. */
+    readonly requestId: string,
+    /** Attempts made, the first included. */
+    readonly attempts: number,
+    /** What the fetch threw on the last attempt. */
+    override readonly cause: unknown,
+  ) {
+    super(message, { cause });
+  }
+}
+
+/** No answer came within `timeout` ms on the last allowed attempt: that attempt's request was aborted. */
+export class PartnerTimeoutError extends PartnerConnectionError {
+  override readonly name: string = 'PartnerTimeoutError';
+  constructor(
+    /** The limit of each attempt, in ms. */
+    readonly timeout: number,
+    requestId: string,
+    attempts: number,
+    cause: unknown,
+  ) {
+    super(
+      `No answer within ${timeout} ms (request ${requestId}, ${attempts} attempt${attempts === 1 ? '' : 's'})`,
+      requestId,
+      attempts,
+      cause,
+    );
   }
 }
 
@@ -86,11 +135,15 @@ export type Success<T, S extends number = number, Extra = unknown> = {
   data: T;
   /** True when the API answered a createBooking with the original booking (`Idempotent-Replayed: true`). */
   replayed: boolean;
+  /** The answer's request id, rate limit, headers and the attempts made. */
+  lastResponse: ResponseInfo;
 } & Extra;
 
 export interface Failure {
   ok: false;
   error: PartnerApiError;
+  /** The answer's request id, rate limit, headers and the attempts made (`error` holds all but `attempts`). */
+  lastResponse: ResponseInfo;
 }
 
 export type Result<T, S extends number = number, Extra = unknown> = Success<T, S, Extra> | Failure;

@@ -26,12 +26,16 @@ export {
   type FieldProblem,
   type KnownErrorCode,
   PartnerApiError,
+  PartnerConnectionError,
+  PartnerTimeoutError,
   type Result,
   type Success,
 } from './errors.js';
 export { type PageResult, paginate } from './paginate.js';
+export { type RateLimit, type ResponseInfo } from './response-info.js';
 export { defaultRetry, type RetryOptions } from './retry.js';
 export * from './types.js';
+export { SDK_VERSION } from './user-agent.js';
 export { contract } from '@spa/contract';
 export { ResponseValidationError } from '@ts-rest/core';
 export {

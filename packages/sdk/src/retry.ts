@@ -4,7 +4,10 @@
  * 409 duplicate_external_id means the first attempt is still in flight, so waiting and retrying gets its answer.
  */
 export interface RetryOptions {
-  /** Attempts in all, the first included (1 = never retry). */
+  /**
+   * Attempts in all, the first included (1 = never retry).
+   * @deprecated Use `maxRetries` (attempts minus one) on the client or on a call.
+   */
   attempts: number;
   /** First backoff delay in ms; doubles on each retry, with jitter. */
   baseDelayMs: number;
@@ -14,9 +17,13 @@ export interface RetryOptions {
 
 export const defaultRetry: RetryOptions = { attempts: 4, baseDelayMs: 200, maxDelayMs: 10_000 };
 
-export function resolveRetry(option: Partial<RetryOptions> | false | undefined): RetryOptions {
-  if (option === false) return { ...defaultRetry, attempts: 1 };
-  return { ...defaultRetry, ...option };
+/** The client's policy: `maxRetries` when given, else the older `retry.attempts` or `retry: false`. */
+export function resolveRetry(
+  option: Partial<RetryOptions> | false | undefined,
+  maxRetries: number | undefined,
+): RetryOptions {
+  const policy = option === false ? { ...defaultRetry, attempts: 1 } : { ...defaultRetry, ...option };
+  return maxRetries === undefined ? policy : { ...policy, attempts: maxRetries + 1 };
 }
 
 /** An answer worth retrying on a safe request. 501 is not: the endpoint does not exist yet. */
@@ -25,9 +32,9 @@ export function isRetryableAnswer(status: number, code: string | undefined): boo
   return status === 409 && code === 'duplicate_external_id';
 }
 
-/** No answer at all: fetch's TypeError (refused, reset, DNS), or our per-attempt timeout. */
+/** No answer at all: fetch's TypeError (refused, reset, DNS). The transport tells its own timeouts apart. */
 export function isNetworkError(error: unknown): boolean {
-  return error instanceof TypeError || (error instanceof Error && error.name === 'TimeoutError');
+  return error instanceof TypeError;
 }
 
 export function backoff(attempt: number, options: RetryOptions): number {

@@ -1,14 +1,16 @@
 import { contract } from '@spa/contract';
 import { type ApiFetcherArgs, validateResponse } from '@ts-rest/core';
-import { isErrorBody } from './errors.js';
+import { type CallSettings, maxRetriesOf, requestIdOf, timeoutOf } from './client-options.js';
+import { isErrorBody, PartnerConnectionError, PartnerTimeoutError } from './errors.js';
 import { restoreUnknownValues, withKnownEnumValues } from './open-enums.js';
+import { responseInfo, type ResponseInfo } from './response-info.js';
 import { backoff, isNetworkError, isRetryableAnswer, type RetryOptions, retryDelay, sleep } from './retry.js';
 
 export interface TransportOptions {
   fetch: typeof fetch;
   retry: RetryOptions;
   /** Per attempt; undefined waits for ever. */
-  timeoutMs: number | undefined;
+  timeout: number | undefined;
 }
 
 interface Answer {
@@ -18,21 +20,41 @@ interface Answer {
   json: boolean;
 }
 
+/** What the fetcher gives ts-rest: its usual answer, and the ResponseInfo the named methods return. */
+export interface Answered {
+  status: number;
+  body: unknown;
+  headers: Headers;
+  lastResponse: ResponseInfo;
+}
+
 /**
- * The ts-rest fetcher of the client: ts-rest's own calls the global fetch, this one takes the partner's,
- * retries what is safe to retry, then validates the final JSON answer against the contract.
+ * The ts-rest fetcher of the client: ts-rest's own calls the global fetch, this one takes the partner's, sends one
+ * X-Request-Id on every attempt of a call (as stripe-node keeps one Idempotency-Key), retries what is safe to retry,
+ * then validates the final JSON answer against the contract.
  */
 export function createFetcher(options: TransportOptions) {
-  return async (args: ApiFetcherArgs) => {
+  return async (args: ApiFetcherArgs & CallSettings): Promise<Answered> => {
+    const timeout = args.timeout === undefined ? options.timeout : timeoutOf('', args.timeout);
+    const attempts = args.maxRetries === undefined ? options.retry.attempts : maxRetriesOf('', args.maxRetries) + 1;
+    const requestId = requestIdOf(args.headers['x-request-id']);
+    const headers = { ...args.headers, 'x-request-id': requestId };
     const safe = args.method === 'GET' || (isCreateBooking(args) && hasExternalId(args.rawBody));
     const signal = args.fetchOptions?.signal ?? undefined;
     for (let attempt = 1; ; attempt++) {
-      const last = !safe || attempt >= options.retry.attempts;
+      const last = !safe || attempt >= attempts;
+      const timer = timeout === undefined ? undefined : AbortSignal.timeout(timeout);
       let answer: Answer;
       try {
-        answer = await exchange(options, args, signal);
+        answer = await exchange(options.fetch, args, headers, [signal, timer]);
       } catch (error) {
-        if (last || signal?.aborted || !isNetworkError(error)) throw error;
+        const timedOut = timer?.aborted === true;
+        if (signal?.aborted || !(timedOut || isNetworkError(error))) throw error;
+        if (last) {
+          throw timedOut
+            ? new PartnerTimeoutError(timeout!, requestId, attempt, error)
+            : new PartnerConnectionError(connectionMessage(error, requestId, attempt), requestId, attempt, error);
+        }
         await sleep(backoff(attempt, options.retry), signal);
         continue;
       }
@@ -43,9 +65,17 @@ export function createFetcher(options: TransportOptions) {
           continue;
         }
       }
-      return finish(args, answer);
+      return finish(args, answer, responseInfo(answer.status, answer.headers, requestId, attempt));
     }
   };
+}
+
+/** `fetch failed (ECONNREFUSED; request …, 4 attempts)`: undici hides the reason in `cause.code`. */
+function connectionMessage(error: unknown, requestId: string, attempts: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const plural = attempts === 1 ? '' : 's';
+  return `${message} (${typeof code === 'string' ? `${code}; ` : ''}request ${requestId}, ${attempts} attempt${plural})`;
 }
 
 function isCreateBooking(args: ApiFetcherArgs): boolean {
@@ -58,17 +88,16 @@ function hasExternalId(body: unknown): boolean {
 }
 
 async function exchange(
-  options: TransportOptions,
+  fetchImpl: typeof fetch,
   args: ApiFetcherArgs,
-  signal: AbortSignal | undefined,
+  headers: Record<string, string>,
+  given: (AbortSignal | undefined)[],
 ): Promise<Answer> {
-  const signals = [signal, options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)].filter(
-    (s): s is AbortSignal => s !== undefined,
-  );
-  const response = await options.fetch(args.path, {
+  const signals = given.filter((s): s is AbortSignal => s !== undefined);
+  const response = await fetchImpl(args.path, {
     ...args.fetchOptions,
     method: args.method,
-    headers: args.headers,
+    headers,
     body: args.body,
     signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
   });
@@ -90,15 +119,17 @@ async function exchange(
  * value an open enum gained after this SDK's contract is not a break: the answer is checked with a known value in
  * its place, then returned with the value as sent (typed as the union; a `default` branch handles it).
  */
-function finish(args: ApiFetcherArgs, answer: Answer) {
+function finish(args: ApiFetcherArgs, answer: Answer, lastResponse: ResponseInfo): Answered {
   const response = { status: answer.status, body: answer.body, headers: answer.headers };
-  if (!answer.json || !(args.validateResponse ?? args.route.validateResponseOnClient)) return response;
+  if (!answer.json || !(args.validateResponse ?? args.route.validateResponseOnClient)) {
+    return { ...response, lastResponse };
+  }
   try {
-    return { ...response, body: validateResponse({ appRoute: args.route, response }).body };
+    return { ...response, body: validateResponse({ appRoute: args.route, response }).body, lastResponse };
   } catch (error) {
     const tolerated = withKnownEnumValues(error, answer.body);
     if (!tolerated) throw error;
     const checked = validateResponse({ appRoute: args.route, response: { ...response, body: tolerated.body } });
-    return { ...response, body: restoreUnknownValues(checked.body, tolerated.unknown) };
+    return { ...response, body: restoreUnknownValues(checked.body, tolerated.unknown), lastResponse };
   }
 }

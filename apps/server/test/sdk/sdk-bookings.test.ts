@@ -152,6 +152,14 @@ describe('the SDK books and cancels, against the running app', () => {
     expect(() => createPartnerClient(options(undefined))).toThrow(/baseUrl is required/);
     expect(() => createPartnerClient(options('api.example.com'))).toThrow(/baseUrl "api.example.com" is not a URL/);
     expect(() => createPartnerClient(options('ftp://api.example.com'))).toThrow(/must be http or https/);
+    expect(() => createPartnerClient(options('https://partner:secret@api.example.com'))).toThrow(
+      'createPartnerClient: baseUrl must not hold a user name or password; the key goes in apiKey',
+    );
+    for (const url of ['https://api.example.com/?v=1', 'https://api.example.com/#v1']) {
+      expect(() => createPartnerClient(options(url))).toThrow(
+        'createPartnerClient: baseUrl must not have a query (?…) or a fragment (#…)',
+      );
+    }
   });
 });
 
@@ -166,4 +174,9 @@ export function typeChecks(api: PartnerClient, error: PartnerApiError) {
   // @ts-expect-error a range needs both ends
   void api.getVariantAvailability('v', 'x', { from: '2030-06-04' });
   void api.getVariantAvailability('v', 'x', { from: '2030-06-04', to: '2030-06-05', guest_count: 2 });
+  // @ts-expect-error a timeout is milliseconds or false
+  void api.listVenues({}, { timeout: '5s' });
+  // @ts-expect-error maxRetries is a number
+  void api.raw.venues.list({ query: {}, maxRetries: true });
+  void api.raw.venues.list({ query: {}, timeout: 5_000, maxRetries: 0 });
 }
