@@ -36,6 +36,17 @@ describe('the version labels of the contract', () => {
     );
   });
 
+  it('fail an acknowledgement beside a release that is not a major, or a stray file among the released documents', async () => {
+    const versions = await versionsOf({
+      version: '1.1.0',
+      releases: { '1.0.0': documentAt('1.0.0'), '1.1.0': documentAt('1.1.0') },
+      acknowledgements: { '1.1.0': '```breaking\n```\n' },
+    });
+    expect(versions).toContain(
+      'docs/openapi-releases/1.1.0.breaking.md acknowledges a release that is not a major after another released document.',
+    );
+  });
+
   it('report a pending changeset of the contract or the SDK as not yet versioned', async () => {
     const versions = await versionsOf({
       version: '1.0.0',

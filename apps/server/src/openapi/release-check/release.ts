@@ -1,7 +1,8 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acknowledgementFile } from './acknowledgement.js';
-import { checkRepository, RELEASES } from './repository.js';
+import { RELEASES } from './release-files.js';
+import { checkRepository } from './repository.js';
 
 type Json = Record<string, unknown>;
 
