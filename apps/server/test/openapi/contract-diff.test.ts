@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Change, diffContract } from '../../src/openapi/contract-diff/index.js';
-import { ISSUE_EDITS, type Edit, OTHER_EDITS } from './contract-edits.js';
+import { type Edit, enumHolder, ISSUE_EDITS, OTHER_EDITS } from './contract-edits.js';
 import { documentAt, type Json } from './release-fixture.js';
 
 const report = (changes: Change[]) =>
@@ -49,7 +49,7 @@ describe('the contract comparison', () => {
   });
 
   it('takes a value added to an enum of an answer declared open to additions as additive, and says by which rule', () => {
-    const changes = changed((document) => document.components.schemas.BookingStatus.enum.push('on_hold'));
+    const changes = changed((document) => enumHolder(document, 'BookingStatus').enum.push('on_hold'));
     expect(
       changes.map((change) => `${change.severity}: ${change.id}`),
       report(changes),
@@ -58,21 +58,42 @@ describe('the contract comparison', () => {
   });
 
   it('reads an enum made open the way generators are told (anyOf with the plain type) as the same enum, and open', () => {
-    const open = documentAt('1.0.0');
-    const status = open.components.schemas.BookingStatus;
-    const { description: _prose, ...closed } = status;
-    open.components.schemas.BookingStatus = {
-      description: 'Any string; these are known',
-      anyOf: [closed, { type: 'string' }],
-    };
-    expect(report(diffContract(documentAt('1.0.0'), open))).toBe('(no change found)');
-    const added = JSON.parse(JSON.stringify(open)) as Json;
-    added.components.schemas.BookingStatus.anyOf[0].enum.push('on_hold');
-    const changes = diffContract(open, added);
+    const answering = (status: Json): Json => ({
+      openapi: '3.0.3',
+      info: { title: 'Minimal', version: '1.0.0' },
+      paths: {
+        '/v1/things': {
+          get: {
+            operationId: 'listThings',
+            responses: {
+              '200': {
+                description: 'Things',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Thing: { type: 'object', properties: { status: { $ref: '#/components/schemas/Status' } } },
+          Status: status,
+        },
+      },
+    });
+    const closed = { type: 'string', enum: ['new', 'done'] };
+    const open = (values: string[]) => ({ anyOf: [{ type: 'string', enum: values }, { type: 'string' }] });
+    expect(report(diffContract(answering(closed), answering(open(['new', 'done']))))).toBe('(no change found)');
+    const added = diffContract(answering(open(['new', 'done'])), answering(open(['new', 'done', 'late'])));
     expect(
-      changes.map((change) => change.severity),
-      report(changes),
-    ).toEqual(['additive']);
+      added.map((change) => `${change.severity}: ${change.id}`),
+      report(added),
+    ).toEqual(['additive: response enum value added: Status "late"']);
+    const toClosed = diffContract(answering(closed), answering({ ...closed, enum: ['new', 'done', 'late'] }));
+    expect(
+      toClosed.map((change) => change.severity),
+      report(toClosed),
+    ).toEqual(['breaking']);
   });
 
   it('takes a new optional field, operation, status or optional parameter as additive', () => {
@@ -94,7 +115,8 @@ describe('the contract comparison', () => {
   });
 
   it('reads a request that accepts less as breaking and one that accepts more as additive', () => {
-    const pageSize = (document: Json) => document.components.parameters.PageSize.schema;
+    const pageSize = (document: Json) =>
+      Object.values<Json>(document.components.parameters).find((parameter) => parameter.name === 'page_size')!.schema;
     const narrowed = changed((document) => (pageSize(document).maximum = 50));
     expect(
       narrowed.map((change) => `${change.severity}: ${change.id}`),

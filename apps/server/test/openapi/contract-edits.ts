@@ -9,6 +9,12 @@ export interface Edit {
 
 const schemas = (document: Json) => document.components.schemas as Record<string, Json>;
 const without = (list: string[] | undefined, name: string) => (list ?? []).filter((item) => item !== name);
+/** The schema that holds a named enum's values: the component itself, or its enum member when it is declared open with anyOf. */
+export const enumHolder = (document: Json, name: string): Json => {
+  const schema = schemas(document)[name]!;
+  const members = (schema.anyOf ?? schema.oneOf ?? []) as Json[];
+  return schema.enum ? schema : members.find((member) => Array.isArray(member.enum))!;
+};
 const webhookEvents = (document: Json) =>
   Object.values(document['x-webhooks'] as Json).map((item) =>
     String(item.post.requestBody.content['application/json'].schema.$ref).split('/').at(-1)!,
@@ -33,7 +39,7 @@ export const ISSUE_EDITS: Edit[] = [
   {
     name: 'cancelled_by narrowed to partner',
     apply: (document) => {
-      schemas(document).CancelledBy!.enum = ['partner'];
+      enumHolder(document, 'CancelledBy').enum = ['partner'];
     },
     ids: () => [
       'request enum value removed: CancelledBy "customer"',
@@ -90,7 +96,8 @@ export const OTHER_EDITS: Edit[] = [
   {
     name: 'an enum of an answer narrowed',
     apply: (document) => {
-      schemas(document).BookingStatus!.enum = without(schemas(document).BookingStatus!.enum, 'no_show');
+      const status = enumHolder(document, 'BookingStatus');
+      status.enum = without(status.enum, 'no_show');
     },
     ids: () => ['response enum value removed: BookingStatus "no_show"'],
   },
@@ -121,13 +128,13 @@ export const OTHER_EDITS: Edit[] = [
   {
     name: 'a webhook payload field retyped and a value of a closed enum of a webhook added',
     apply: (document) => {
-      const event = schemas(document).BookingCreatedEvent!;
+      const event = schemas(document)[webhookEvents(document)[0]!]!;
       event.properties.timestamp = { type: 'integer' };
       event.properties.type.enum.push('booking.made');
     },
-    ids: () => [
-      'response field retyped: BookingCreatedEvent.timestamp (type string to integer)',
-      'response enum value added: BookingCreatedEvent.type "booking.made"',
+    ids: (original) => [
+      `response field retyped: ${webhookEvents(original)[0]}.timestamp (type string to integer)`,
+      `response enum value added: ${webhookEvents(original)[0]}.type "booking.made"`,
     ],
   },
   {
