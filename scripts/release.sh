@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 registry="${RELEASE_REGISTRY:?set RELEASE_REGISTRY to the registry URL, e.g. https://registry.npmjs.org/}"
+# Only a released version is published: every label agrees and nothing is pending (docs/releasing.md).
+pnpm --silent openapi:breaking >/dev/null || { pnpm --silent openapi:breaking >&2; exit 1; }
 pnpm -r publish --registry "$registry" --access public "$@"

@@ -66,16 +66,17 @@ token="$(curl -fsS -X PUT -H 'content-type: application/json' -d '{"name":"ci","
   "${registry}-/user/org.couchdb.user:ci" | node -p 'JSON.parse(require("fs").readFileSync(0)).token')"
 printf '//127.0.0.1:%s/:_authToken=%s\n' "$registry_port" "$token" >"$work/npmrc"
 
-# The maintainer's steps of docs/releasing.md, on a clean checkout of HEAD so this tree is left as it is.
+# The maintainer's steps of docs/releasing.md, on a clean checkout of HEAD so this tree is left as it is: a patch
+# changeset of both packages, `pnpm version-packages` (the release rules first, then the versions, changelogs and the
+# new docs/openapi-releases/<version>.json), and the release.
 git worktree add --detach "$work/release" HEAD >/dev/null
 (
   cd "$work/release"
   pnpm install --frozen-lockfile --prefer-offline --silent
+  printf -- "---\n'@spa/contract': patch\n'@spa/sdk': patch\n---\n\nThe release path, as pnpm test:published checks it.\n" \
+    >.changeset/release-path-check.md
   pnpm version-packages
-  git diff --stat -- packages docs
-  # The released document carries the new version, and is the baseline of `pnpm openapi:breaking` from now on.
-  node -e 'const d = require("./docs/openapi.released.json"), p = require("./packages/contract/package.json");
-    if (d.info.version !== p.version) throw new Error(`openapi.released.json is ${d.info.version}, not ${p.version}`)'
+  git status --short -- packages docs
   NPM_CONFIG_USERCONFIG="$work/npmrc" RELEASE_REGISTRY="$registry" pnpm release --no-git-checks
 )
 version="$(node -p "require('$work/release/packages/sdk/package.json').version")"

@@ -9,8 +9,8 @@ import { RETRY_PROMISE, webhooksOf } from './webhooks.js';
 
 /**
  * The document's version is the contract package's: every change to what the document says is a change of the
- * contract, released with a changeset that moves it (docs/api.md, "Versions"). CI compares the document with the
- * last released one (docs/openapi.released.json) and refuses a breaking change unless the major version moved.
+ * contract, released with a changeset that moves it (docs/api.md, "Versions"). `pnpm openapi:breaking` compares the
+ * document with the released one of this version (docs/openapi-releases/<version>.json) and docs/releasing.md's rules.
  */
 export const CONTRACT_VERSION = (createRequire(import.meta.url)('@spa/contract/package.json') as { version: string })
   .version;
