@@ -78,30 +78,57 @@ export class Inheritance {
         if (!schema?.properties) throw new Error(`${name}: a member of ${base} must be an object schema`);
         return [name, schema] as const;
       });
-      const shared = sharedFields(members.map(([, schema]) => schema)).filter(
-        (field) => field !== discriminator.propertyName,
+      const property = discriminator.propertyName;
+      const fields = allFields(
+        members.map(([, schema]) => schema),
+        property,
       );
-      const first = members[0]![1];
-      const firstProperties = first.properties as Record<string, Schema>;
+      const required = Object.keys(fields).filter((field) =>
+        members.every(([, schema]) => requiredOf(schema).includes(field)),
+      );
       this.components[base] = {
         type: 'object',
         description,
-        required: [discriminator.propertyName, ...shared],
-        properties: {
-          [discriminator.propertyName]: { type: 'string', description: describe(members, discriminator) },
-          ...Object.fromEntries(shared.map((field) => [field, firstProperties[field]])),
-        },
+        required: [property, ...required],
+        properties: { [property]: { type: 'string', description: describe(members, discriminator) }, ...fields },
         discriminator,
       };
-      for (const [name, schema] of members) this.components[name] = subclass(base, schema, shared);
+      for (const [name, schema] of members) this.components[name] = subclass(base, schema, property, required);
     }
   }
+}
+
+const propertiesOf = (schema: Schema) => schema.properties as Record<string, Schema>;
+const requiredOf = (schema: Schema) => (schema.required as string[] | undefined) ?? [];
+
+/**
+ * Every property of the members but the discriminator, for the base: so a client that reads the base (Go's
+ * oapi-codegen, which decodes into it and drops what it does not declare; TypeScript's generators) has every field,
+ * optional unless every member requires it. Two members' forms of one field may differ in example only.
+ */
+function allFields(schemas: Schema[], discriminator: string): Record<string, Schema> {
+  const fields: Record<string, Schema> = {};
+  for (const schema of schemas) {
+    for (const [field, form] of Object.entries(propertiesOf(schema))) {
+      if (field === discriminator) continue;
+      const known = fields[field];
+      if (!known) fields[field] = form;
+      else if (JSON.stringify(known) !== JSON.stringify(form)) {
+        const { example: _a, ...a } = known;
+        const { example: _b, ...b } = form;
+        if (JSON.stringify(a) !== JSON.stringify(b))
+          throw new Error(`${field} has two different forms: name them apart`);
+        fields[field] = a;
+      }
+    }
+  }
+  return fields;
 }
 
 /** The members' own description of the discriminator when they agree, else the values and what they tell. */
 function describe(members: (readonly [string, Schema])[], discriminator: Discriminator): string {
   const descriptions = new Set(
-    members.map(([, schema]) => (schema.properties as Record<string, Schema>)[discriminator.propertyName]?.description),
+    members.map(([, schema]) => propertiesOf(schema)[discriminator.propertyName]?.description),
   );
   const [only] = descriptions;
   if (descriptions.size === 1 && typeof only === 'string') return only;
@@ -109,33 +136,22 @@ function describe(members: (readonly [string, Schema])[], discriminator: Discrim
   return `${values.join(' or ')}: which of the schemas of the mapping this is`;
 }
 
-/** The names of the properties every schema has, required, with the same schema. */
-function sharedFields(schemas: Schema[]): string[] {
-  const [first, ...rest] = schemas;
-  const properties = (schema: Schema) => schema.properties as Record<string, Schema>;
-  const required = (schema: Schema) => (schema.required as string[] | undefined) ?? [];
-  return Object.keys(properties(first!)).filter((field) =>
-    rest.every(
-      (schema) =>
-        required(schema).includes(field) &&
-        required(first!).includes(field) &&
-        JSON.stringify(properties(schema)[field]) === JSON.stringify(properties(first!)[field]),
-    ),
-  );
-}
-
-/** `{ description, allOf: [{ $ref: base }, { the member's own fields }], example }`. */
-function subclass(base: string, schema: Schema, shared: string[]): Schema {
-  const { description, example, properties, required, type: _object, ...rest } = schema;
-  const own = Object.fromEntries(
-    Object.entries(properties as Record<string, Schema>).filter(([field]) => !shared.includes(field)),
-  );
-  const ownRequired = ((required as string[] | undefined) ?? []).filter((field) => !shared.includes(field));
+/**
+ * `{ description, allOf: [{ $ref: base }, { its discriminator value, and the fields it requires beyond the base's }],
+ * example }`: the fields themselves are the base's.
+ */
+function subclass(base: string, schema: Schema, discriminator: string, baseRequired: string[]): Schema {
+  const { description, example } = schema;
+  const own = requiredOf(schema).filter((field) => !baseRequired.includes(field));
   return {
     ...(description !== undefined && { description }),
     allOf: [
       ref(base),
-      { type: 'object', ...(ownRequired.length > 0 && { required: ownRequired }), properties: own, ...rest },
+      {
+        type: 'object',
+        required: own,
+        properties: { [discriminator]: propertiesOf(schema)[discriminator]! },
+      },
     ],
     ...(example !== undefined && { example }),
   };

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import getReleasePlan from '@changesets/get-release-plan';
 import { describe, expect, it } from 'vitest';
 import { breakingChanges, judge } from '../../src/openapi/breaking.js';
 import { buildOpenApiDocument } from '../../src/openapi/openapi-document.js';
@@ -13,8 +15,10 @@ const version = (document: Json) => String(document.info.version);
 
 /** `pnpm openapi:breaking` in CI: the released document against the generated one, with the project's rules. */
 describe('the breaking-change check of the OpenAPI document', () => {
-  it('finds no breaking change between the released document and the one the contract generates now', () => {
-    expect(breakingChanges(released, generated())).toEqual([]);
+  it('lets the document the contract generates now through, as the pending changesets release it', async () => {
+    const plan = await getReleasePlan(fileURLToPath(new URL('../../../../', import.meta.url)));
+    const next = plan.releases.find((release) => release.name === '@spa/contract')!.newVersion;
+    expect(judge(released, generated(), next)).toMatchObject({ ok: true });
   });
 
   it('catches a removed operation, a removed answer field and a new required request field', () => {
@@ -44,15 +48,13 @@ describe('the breaking-change check of the OpenAPI document', () => {
 
   it('takes a value added to an enum of an answer as compatible, and a lowered maximum of a parameter as breaking', () => {
     const added = generated();
-    added.components.schemas.BookingStatus.enum.push('rescheduled');
-    expect(breakingChanges(released, added)).toEqual([]);
+    added.components.schemas.BookingStatus['x-extensible-enum'].push('rescheduled');
+    expect(breakingChanges(generated(), added)).toEqual([]);
     const narrowed = generated();
-    narrowed.paths['/v1/venues'].get.parameters[1] = {
-      ...released.paths['/v1/venues'].get.parameters[1],
-      schema: { ...released.paths['/v1/venues'].get.parameters[1].schema, maximum: 50 },
-    };
-    expect(breakingChanges(released, narrowed).map((change) => change.path)).toEqual([
-      expect.stringMatching(/parameters\/1\/schema\/maximum$/),
-    ]);
+    narrowed.components.parameters.PageSize.schema.maximum = 50;
+    // page_size is one shared parameter: each of the three lists that take it narrows.
+    const paths = breakingChanges(generated(), narrowed).map((change) => change.path);
+    expect(paths).toHaveLength(3);
+    expect(paths.filter((path) => !/\/parameters\/\d+\/schema\/maximum$/.test(path))).toEqual([]);
   });
 });

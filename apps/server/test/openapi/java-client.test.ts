@@ -1,7 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +7,7 @@ import { promisify } from 'node:util';
 import { Example } from '@spa/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_FLOW, JAVA_JARS, JAVA_PACKAGES, generateJavaClient, javaFiles } from './clients/java/generate-java.js';
-import { type DemoServer, demoKey, startDemoServer } from './demo-server.js';
+import { type DemoServer, demoKey, startDemoServer, startFutureServer } from './demo-server.js';
 
 const DOCUMENT = fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url));
 const DEMO_KEY = demoKey();
@@ -38,27 +36,6 @@ type Json = Record<string, unknown>;
 /** The error body schemas of the document (not the bases of a status): every one should reach Java with `error`. */
 const BASES = ['AccessDeniedError', 'NotFoundError', 'ConflictError'];
 const errorSchemas = Object.keys(schemas).filter((name) => name.endsWith('Error') && !BASES.includes(name));
-
-/**
- * A second server that answers every read of a booking with the document's example booking carrying values a later
- * minor version may add to its open enums: what a client generated today meets tomorrow.
- */
-async function startFutureServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const booking = {
-    ...schemas.Booking!.example!,
-    status: 'on_hold',
-    client_type: 'marketplace',
-    payment_status: 'invoiced',
-  };
-  const stub: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: booking }));
-  });
-  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => stub.close(() => resolve())),
-  };
-}
 
 /**
  * A client in a language other than TypeScript: Java, generated from docs/openapi.json at test time by

@@ -88,14 +88,16 @@ export type AccessDeniedErrorBase = {
     error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
+    /** The scopes the key lacks */
+    missing?: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message?: string;
 };
 export type InsufficientScopeError = {
     error: "Insufficient scope";
 } & AccessDeniedErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "Insufficient scope";
-    /** The scopes the key lacks */
-    missing: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
 };
 export type RateLimitError = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
@@ -209,8 +211,6 @@ export type BookingForbiddenError = {
 } & AccessDeniedErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "FORBIDDEN";
-    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
 };
 export type AccessDeniedError = InsufficientScopeError | ForbiddenError | BookingForbiddenError;
 export type NotFoundErrorBase = {
@@ -218,6 +218,8 @@ export type NotFoundErrorBase = {
     error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message?: string;
 };
 export type VenueNotFoundError = {
     error: "Venue not found";
@@ -365,20 +367,8 @@ export type BookingNotFoundError = {
 } & NotFoundErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "BOOKING_NOT_FOUND";
-    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
 };
 export type NotFoundError = VenueNotFoundError | CustomerNotFoundError | VariantNotFoundError | NoSuchBookingError | BookingNotFoundError;
-export type AvailabilityBase = {
-    /** `day` or `range`: which of the schemas of the mapping this is */
-    mode: string;
-    /** Venue UUID */
-    venue_id: string;
-    /** Treatment UUID */
-    treatment_id: string;
-    /** Variant UUID */
-    variant_id: string;
-};
 export type Slot = {
     /** Slot start, UTC, HH:mm */
     time: string;
@@ -393,33 +383,43 @@ export type Slot = {
     /** Largest guest_count one more booking could have here */
     available_capacity: number;
 };
-export type DayAvailability = {
-    mode: "day";
-} & AvailabilityBase & {
-    /** Day mode: the query had date */
-    mode: "day";
-    /** The venue-local date asked */
-    date: string;
-    /** The slots of the date, earliest first; empty when none is free */
-    slots: Slot[];
-};
 export type AvailabilityDay = {
     /** A venue-local date of the range */
     date: string;
     /** The slots of the date, earliest first; empty when none is free */
     slots: Slot[];
 };
+export type AvailabilityBase = {
+    /** `day` or `range`: which of the schemas of the mapping this is */
+    mode: string;
+    /** Venue UUID */
+    venue_id: string;
+    /** Treatment UUID */
+    treatment_id: string;
+    /** Variant UUID */
+    variant_id: string;
+    /** The venue-local date asked */
+    date?: string;
+    /** The slots of the date, earliest first; empty when none is free */
+    slots?: Slot[];
+    /** First venue-local date of the range */
+    "from"?: string;
+    /** Last venue-local date of the range, inclusive */
+    to?: string;
+    /** Every date from `from` to `to`, in order, each with its slots */
+    days?: AvailabilityDay[];
+};
+export type DayAvailability = {
+    mode: "day";
+} & AvailabilityBase & {
+    /** Day mode: the query had date */
+    mode: "day";
+};
 export type RangeAvailability = {
     mode: "range";
 } & AvailabilityBase & {
     /** Range mode: the query had from and to */
     mode: "range";
-    /** First venue-local date of the range */
-    "from": string;
-    /** Last venue-local date of the range, inclusive */
-    to: string;
-    /** Every date from `from` to `to`, in order, each with its slots */
-    days: AvailabilityDay[];
 };
 export type Availability = DayAvailability | RangeAvailability;
 export type AvailabilityResponse = {
@@ -433,14 +433,14 @@ export type ConflictErrorBase = {
     error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message?: string;
 };
 export type AmbiguousExternalIdError = {
     error: "AMBIGUOUS_EXTERNAL_ID";
 } & ConflictErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "AMBIGUOUS_EXTERNAL_ID";
-    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
 };
 export type Guest = {
     /** First name */

@@ -211,6 +211,18 @@ export interface components {
              * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
              */
             request_id: string;
+            /**
+             * @description The scopes the key lacks
+             * @example [
+             *       "bookings:write"
+             *     ]
+             */
+            missing?: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
+            /**
+             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
+             * @example This booking belongs to a venue your key cannot access
+             */
+            message?: string;
         };
         /**
          * @description 409: the external id matches bookings at several venues; cancel by UUID
@@ -227,11 +239,6 @@ export interface components {
              * @enum {string}
              */
             error: "AMBIGUOUS_EXTERNAL_ID";
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example This external id matches bookings at several venues; cancel by booking id
-             */
-            message: string;
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -261,6 +268,28 @@ export interface components {
              * @example 8aefce95-fd6a-50a0-bb27-6ececba1fe43
              */
             variant_id: string;
+            /**
+             * Format: date
+             * @description The venue-local date asked
+             * @example 2030-06-04
+             */
+            date?: string;
+            /** @description The slots of the date, earliest first; empty when none is free */
+            slots?: components["schemas"]["Slot"][];
+            /**
+             * Format: date
+             * @description First venue-local date of the range
+             * @example 2030-06-04
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last venue-local date of the range, inclusive
+             * @example 2030-06-10
+             */
+            to?: string;
+            /** @description Every date from `from` to `to`, in order, each with its slots */
+            days?: components["schemas"]["AvailabilityDay"][];
         };
         /** @description One date of a range */
         AvailabilityDay: {
@@ -550,11 +579,6 @@ export interface components {
              * @enum {string}
              */
             error: "FORBIDDEN";
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example This booking belongs to a venue your key cannot access
-             */
-            message: string;
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -599,11 +623,6 @@ export interface components {
              * @enum {string}
              */
             error: "BOOKING_NOT_FOUND";
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example Booking not found
-             */
-            message: string;
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -752,6 +771,11 @@ export interface components {
              * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
              */
             request_id: string;
+            /**
+             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
+             * @example This external id matches bookings at several venues; cancel by booking id
+             */
+            message?: string;
         };
         /** @description What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged (price_paid: in the venue currency, at most 1000000000; stored as the authoritative total_price) */
         CreateBookingRequest: {
@@ -886,14 +910,6 @@ export interface components {
              * @enum {string}
              */
             mode: "day";
-            /**
-             * Format: date
-             * @description The venue-local date asked
-             * @example 2030-06-04
-             */
-            date: string;
-            /** @description The slots of the date, earliest first; empty when none is free */
-            slots: components["schemas"]["Slot"][];
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1008,13 +1024,6 @@ export interface components {
              * @enum {string}
              */
             error: "Insufficient scope";
-            /**
-             * @description The scopes the key lacks
-             * @example [
-             *       "bookings:write"
-             *     ]
-             */
-            missing: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1092,6 +1101,11 @@ export interface components {
              * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
              */
             request_id: string;
+            /**
+             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
+             * @example Booking not found
+             */
+            message?: string;
         };
         /**
          * @description Position of this page; a page past the end has empty data and the same block
@@ -1156,20 +1170,6 @@ export interface components {
              * @enum {string}
              */
             mode: "range";
-            /**
-             * Format: date
-             * @description First venue-local date of the range
-             * @example 2030-06-04
-             */
-            from: string;
-            /**
-             * Format: date
-             * @description Last venue-local date of the range, inclusive
-             * @example 2030-06-10
-             */
-            to: string;
-            /** @description Every date from `from` to `to`, in order, each with its slots */
-            days: components["schemas"]["AvailabilityDay"][];
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript

@@ -16,6 +16,14 @@ export type AccessDeniedError = {
      * The request id (also in the X-Request-Id header); quote it to support
      */
     request_id: string;
+    /**
+     * The scopes the key lacks
+     */
+    missing?: Array<'venues:read' | 'treatments:read' | 'customers:read' | 'bookings:read' | 'availability:read' | 'bookings:write'>;
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message?: string;
 };
 
 /**
@@ -23,10 +31,6 @@ export type AccessDeniedError = {
  */
 export type AmbiguousExternalIdError = Omit<ConflictError, 'error'> & {
     error: 'AMBIGUOUS_EXTERNAL_ID';
-    /**
-     * A sentence for people; its wording may change, so never parse it (switch on `error`)
-     */
-    message: string;
 };
 
 /**
@@ -49,6 +53,26 @@ export type Availability = {
      * Variant UUID
      */
     variant_id: string;
+    /**
+     * The venue-local date asked
+     */
+    date?: string;
+    /**
+     * The slots of the date, earliest first; empty when none is free
+     */
+    slots?: Array<Slot>;
+    /**
+     * First venue-local date of the range
+     */
+    from?: string;
+    /**
+     * Last venue-local date of the range, inclusive
+     */
+    to?: string;
+    /**
+     * Every date from `from` to `to`, in order, each with its slots
+     */
+    days?: Array<AvailabilityDay>;
 };
 
 /**
@@ -265,10 +289,6 @@ export type BookingCreatedEvent = {
  */
 export type BookingForbiddenError = Omit<AccessDeniedError, 'error'> & {
     error: 'FORBIDDEN';
-    /**
-     * A sentence for people; its wording may change, so never parse it (switch on `error`)
-     */
-    message: string;
 };
 
 /**
@@ -302,10 +322,6 @@ export type BookingNoShowEvent = {
  */
 export type BookingNotFoundError = Omit<NotFoundError, 'error'> & {
     error: 'BOOKING_NOT_FOUND';
-    /**
-     * A sentence for people; its wording may change, so never parse it (switch on `error`)
-     */
-    message: string;
 };
 
 /**
@@ -384,6 +400,10 @@ export type ConflictError = {
      * The request id (also in the X-Request-Id header); quote it to support
      */
     request_id: string;
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message?: string;
 };
 
 /**
@@ -489,14 +509,6 @@ export type CustomerNotFoundError = Omit<NotFoundError, 'error'> & {
  */
 export type DayAvailability = Omit<Availability, 'mode'> & {
     mode: 'day';
-    /**
-     * The venue-local date asked
-     */
-    date: string;
-    /**
-     * The slots of the date, earliest first; empty when none is free
-     */
-    slots: Array<Slot>;
 };
 
 /**
@@ -558,10 +570,6 @@ export type Guest = {
  */
 export type InsufficientScopeError = Omit<AccessDeniedError, 'error'> & {
     error: 'Insufficient scope';
-    /**
-     * The scopes the key lacks
-     */
-    missing: Array<'venues:read' | 'treatments:read' | 'customers:read' | 'bookings:read' | 'availability:read' | 'bookings:write'>;
 };
 
 /**
@@ -611,6 +619,10 @@ export type NotFoundError = {
      * The request id (also in the X-Request-Id header); quote it to support
      */
     request_id: string;
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message?: string;
 };
 
 /**
@@ -654,18 +666,6 @@ export type PayloadTooLargeError = {
  */
 export type RangeAvailability = Omit<Availability, 'mode'> & {
     mode: 'range';
-    /**
-     * First venue-local date of the range
-     */
-    from: string;
-    /**
-     * Last venue-local date of the range, inclusive
-     */
-    to: string;
-    /**
-     * Every date from `from` to `to`, in order, each with its slots
-     */
-    days: Array<AvailabilityDay>;
 };
 
 /**
