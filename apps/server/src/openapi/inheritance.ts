@@ -137,22 +137,20 @@ function describe(members: (readonly [string, Schema])[], discriminator: Discrim
 }
 
 /**
- * `{ description, allOf: [{ $ref: base }, { its discriminator value, and the fields it requires beyond the base's }],
- * example }`: the fields themselves are the base's.
+ * `{ description, allOf: [{ $ref: base }], its discriminator value and the fields it requires beyond the base's,
+ * example }`: the fields themselves are the base's. The member's own part sits beside the `allOf`, not inside it:
+ * oapi-codegen before 2.4 refuses to merge an `allOf` one of whose parts has a discriminator, and with a single
+ * part it merges nothing (the member is the base's Go type, which has every field).
  */
 function subclass(base: string, schema: Schema, discriminator: string, baseRequired: string[]): Schema {
   const { description, example } = schema;
   const own = requiredOf(schema).filter((field) => !baseRequired.includes(field));
   return {
     ...(description !== undefined && { description }),
-    allOf: [
-      ref(base),
-      {
-        type: 'object',
-        required: own,
-        properties: { [discriminator]: propertiesOf(schema)[discriminator]! },
-      },
-    ],
+    allOf: [ref(base)],
+    type: 'object',
+    required: own,
+    properties: { [discriminator]: propertiesOf(schema)[discriminator]! },
     ...(example !== undefined && { example }),
   };
 }

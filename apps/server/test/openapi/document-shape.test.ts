@@ -151,9 +151,9 @@ describe('the OpenAPI document as generators read it', () => {
       expect(Object.keys(mapping).length, base).toBeGreaterThan(2);
       for (const [text, ref] of Object.entries(mapping)) {
         const member = document.components.schemas![ref.split('/').at(-1)!]!;
-        const [parent, own] = member.allOf as Json[];
-        expect(parent, `${ref} extends ${base}`).toEqual({ $ref: `#/components/schemas/${base}` });
-        expect((own!.properties as Record<string, Json>).error!.enum).toEqual([text]);
+        // One part in the allOf, its own beside it: oapi-codegen before 2.4 refuses to merge a discriminator's base.
+        expect(member.allOf, `${ref} extends ${base}`).toEqual([{ $ref: `#/components/schemas/${base}` }]);
+        expect((member.properties as Record<string, Json>).error!.enum).toEqual([text]);
         expect(String(member.description)).toMatch(new RegExp(`^${status}: `));
       }
     }
@@ -172,7 +172,7 @@ describe('the OpenAPI document as generators read it', () => {
     }
     const booking = document.components.schemas!.Booking!.properties as Record<string, Json>;
     expect(booking.status).toEqual({ $ref: '#/components/schemas/BookingStatus' });
-    const day = (document.components.schemas!.DayAvailability!.allOf as Json[])[1]!.properties as Record<string, Json>;
+    const day = document.components.schemas!.DayAvailability!.properties as Record<string, Json>;
     expect(day.mode!.enum).toEqual(['day']);
   });
 });

@@ -232,20 +232,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        AmbiguousExternalIdError: Omit<components["schemas"]["ConflictError"], "error"> & {
+        AmbiguousExternalIdError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example AMBIGUOUS_EXTERNAL_ID
              * @enum {string}
              */
             error: "AMBIGUOUS_EXTERNAL_ID";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["ConflictError"], "error" | "message">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "AMBIGUOUS_EXTERNAL_ID";
-        };
+        });
         /** @description One date (mode day) or a range of dates (mode range), as the query asked: `mode` tells which */
         Availability: {
             /** @description `day` or `range`: which of the schemas of the mapping this is */
@@ -572,20 +572,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        BookingForbiddenError: Omit<components["schemas"]["AccessDeniedError"], "error"> & {
+        BookingForbiddenError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example FORBIDDEN
              * @enum {string}
              */
             error: "FORBIDDEN";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["AccessDeniedError"], "error" | "message">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "FORBIDDEN";
-        };
+        });
         /** @description One page of bookings */
         BookingListResponse: {
             /** @description Bookings of this page */
@@ -616,20 +616,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        BookingNotFoundError: Omit<components["schemas"]["NotFoundError"], "error"> & {
+        BookingNotFoundError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example BOOKING_NOT_FOUND
              * @enum {string}
              */
             error: "BOOKING_NOT_FOUND";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error" | "message">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "BOOKING_NOT_FOUND";
-        };
+        });
         /** @description The booking, in `data` */
         BookingResponse: {
             data: components["schemas"]["Booking"];
@@ -888,35 +888,35 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        CustomerNotFoundError: Omit<components["schemas"]["NotFoundError"], "error"> & {
+        CustomerNotFoundError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example Customer not found in this venue
              * @enum {string}
              */
             error: "Customer not found in this venue";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "Customer not found in this venue";
-        };
+        });
         /** @description The slots of one venue-local date (query with date) */
-        DayAvailability: Omit<components["schemas"]["Availability"], "mode"> & {
+        DayAvailability: {
             /**
              * @description Day mode: the query had date
              * @example day
              * @enum {string}
              */
             mode: "day";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["Availability"], "mode" | "date" | "slots">, "mode"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             mode: "day";
-        };
+        });
         /**
          * @description 409: a first request with this external_id is still in flight; retry it
          * @example {
@@ -924,20 +924,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        DuplicateExternalIdError: Omit<components["schemas"]["ConflictError"], "error"> & {
+        DuplicateExternalIdError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example duplicate_external_id
              * @enum {string}
              */
             error: "duplicate_external_id";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["ConflictError"], "error">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "duplicate_external_id";
-        };
+        });
         /**
          * @description One bad field: its dotted path and a sentence naming it
          * @example {
@@ -964,20 +964,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        ForbiddenError: Omit<components["schemas"]["AccessDeniedError"], "error"> & {
+        ForbiddenError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example Forbidden
              * @enum {string}
              */
             error: "Forbidden";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["AccessDeniedError"], "error">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "Forbidden";
-        };
+        });
         /** @description Who the treatment is for: found by email among the customers of your organisation, or created */
         Guest: {
             /**
@@ -1017,20 +1017,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        InsufficientScopeError: Omit<components["schemas"]["AccessDeniedError"], "error"> & {
+        InsufficientScopeError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example Insufficient scope
              * @enum {string}
              */
             error: "Insufficient scope";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["AccessDeniedError"], "error" | "missing">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "Insufficient scope";
-        };
+        });
         /**
          * @description 500: nothing about the failure is shown; quote request_id to support
          * @example {
@@ -1078,20 +1078,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        NoSuchBookingError: Omit<components["schemas"]["NotFoundError"], "error"> & {
+        NoSuchBookingError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example Booking not found
              * @enum {string}
              */
             error: "Booking not found";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "Booking not found";
-        };
+        });
         /** @description 404: any body of this status; `error` tells which (the mapping names its schema) */
         NotFoundError: {
             /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
@@ -1163,20 +1163,20 @@ export interface components {
             request_id: string;
         };
         /** @description The slots of every venue-local date of a range (query with from and to) */
-        RangeAvailability: Omit<components["schemas"]["Availability"], "mode"> & {
+        RangeAvailability: {
             /**
              * @description Range mode: the query had from and to
              * @example range
              * @enum {string}
              */
             mode: "range";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["Availability"], "mode" | "from" | "to" | "days">, "mode"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             mode: "range";
-        };
+        });
         /**
          * @description 429: over the rate limit of the key (only when enforcement is on); wait for Retry-After seconds
          * @example {
@@ -1280,20 +1280,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        SlotUnavailableError: Omit<components["schemas"]["ConflictError"], "error"> & {
+        SlotUnavailableError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example slot_unavailable
              * @enum {string}
              */
             error: "slot_unavailable";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["ConflictError"], "error">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "slot_unavailable";
-        };
+        });
         /** @description A treatment of the catalogue with its variants */
         Treatment: {
             /**
@@ -1440,20 +1440,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        VariantNotFoundError: Omit<components["schemas"]["NotFoundError"], "error"> & {
+        VariantNotFoundError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example Variant not found
              * @enum {string}
              */
             error: "Variant not found";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "Variant not found";
-        };
+        });
         /** @description A venue in the detail shape: every list field plus scheduling and policy */
         Venue: {
             /**
@@ -1650,20 +1650,20 @@ export interface components {
          *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
          *     }
          */
-        VenueNotFoundError: Omit<components["schemas"]["NotFoundError"], "error"> & {
+        VenueNotFoundError: {
             /**
              * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
              * @example Venue not found
              * @enum {string}
              */
             error: "Venue not found";
-        } & {
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             error: "Venue not found";
-        };
+        });
         /** @description The venue, in `data` */
         VenueResponse: {
             data: components["schemas"]["Venue"];
@@ -2967,3 +2967,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -31,6 +31,15 @@ export type AccessDeniedError = {
  */
 export type AmbiguousExternalIdError = Omit<ConflictError, 'error'> & {
     error: 'AMBIGUOUS_EXTERNAL_ID';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'AMBIGUOUS_EXTERNAL_ID';
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message: string;
 };
 
 /**
@@ -289,6 +298,15 @@ export type BookingCreatedEvent = {
  */
 export type BookingForbiddenError = Omit<AccessDeniedError, 'error'> & {
     error: 'FORBIDDEN';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'FORBIDDEN';
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message: string;
 };
 
 /**
@@ -322,6 +340,15 @@ export type BookingNoShowEvent = {
  */
 export type BookingNotFoundError = Omit<NotFoundError, 'error'> & {
     error: 'BOOKING_NOT_FOUND';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'BOOKING_NOT_FOUND';
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message: string;
 };
 
 /**
@@ -502,6 +529,11 @@ export type CustomerListResponse = {
  */
 export type CustomerNotFoundError = Omit<NotFoundError, 'error'> & {
     error: 'Customer not found in this venue';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'Customer not found in this venue';
 };
 
 /**
@@ -509,12 +541,30 @@ export type CustomerNotFoundError = Omit<NotFoundError, 'error'> & {
  */
 export type DayAvailability = Omit<Availability, 'mode'> & {
     mode: 'day';
+} & {
+    /**
+     * Day mode: the query had date
+     */
+    mode: 'day';
+    /**
+     * The venue-local date asked
+     */
+    date: string;
+    /**
+     * The slots of the date, earliest first; empty when none is free
+     */
+    slots: Array<Slot>;
 };
 
 /**
  * 409: a first request with this external_id is still in flight; retry it
  */
 export type DuplicateExternalIdError = Omit<ConflictError, 'error'> & {
+    error: 'duplicate_external_id';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
     error: 'duplicate_external_id';
 };
 
@@ -536,6 +586,11 @@ export type FieldProblem = {
  * 403: a venue of another organisation, or one the key is not restricted to
  */
 export type ForbiddenError = Omit<AccessDeniedError, 'error'> & {
+    error: 'Forbidden';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
     error: 'Forbidden';
 };
 
@@ -570,6 +625,15 @@ export type Guest = {
  */
 export type InsufficientScopeError = Omit<AccessDeniedError, 'error'> & {
     error: 'Insufficient scope';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'Insufficient scope';
+    /**
+     * The scopes the key lacks
+     */
+    missing: Array<'venues:read' | 'treatments:read' | 'customers:read' | 'bookings:read' | 'availability:read' | 'bookings:write'>;
 };
 
 /**
@@ -604,6 +668,11 @@ export type Money = {
  * 404: no booking your key can see has this id or external id
  */
 export type NoSuchBookingError = Omit<NotFoundError, 'error'> & {
+    error: 'Booking not found';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
     error: 'Booking not found';
 };
 
@@ -666,6 +735,23 @@ export type PayloadTooLargeError = {
  */
 export type RangeAvailability = Omit<Availability, 'mode'> & {
     mode: 'range';
+} & {
+    /**
+     * Range mode: the query had from and to
+     */
+    mode: 'range';
+    /**
+     * First venue-local date of the range
+     */
+    from: string;
+    /**
+     * Last venue-local date of the range, inclusive
+     */
+    to: string;
+    /**
+     * Every date from `from` to `to`, in order, each with its slots
+     */
+    days: Array<AvailabilityDay>;
 };
 
 /**
@@ -744,6 +830,11 @@ export type Slot = {
  * 409: start_at is not a slot availability lists now (taken meanwhile, or never listed)
  */
 export type SlotUnavailableError = Omit<ConflictError, 'error'> & {
+    error: 'slot_unavailable';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
     error: 'slot_unavailable';
 };
 
@@ -865,6 +956,11 @@ export type Variant = {
  * 404: the venue has no variant with this id
  */
 export type VariantNotFoundError = Omit<NotFoundError, 'error'> & {
+    error: 'Variant not found';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
     error: 'Variant not found';
 };
 
@@ -1019,6 +1115,11 @@ export type VenueListResponse = {
  * 404: no active venue of your organisation has this UUID or slug
  */
 export type VenueNotFoundError = Omit<NotFoundError, 'error'> & {
+    error: 'Venue not found';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
     error: 'Venue not found';
 };
 
