@@ -12,7 +12,7 @@ using PartnerBooking.Client;
 /// availability of a day and of a range, create, replay, read, cancel, cancel again), a 409 and a 404 read as typed
 /// error bodies, and a booking with values its enums do not list, read from a second server. Prints one JSON object
 /// that test/openapi/csharp-client.test.ts checks. Arguments: base URL, API key, venue id, variant id, date, external
-/// id, base URL of the server that answers the new values.
+/// id, base URL of the server that answers the new values, a 409 duplicate_external_id body.
 /// </summary>
 public static class BookingFlow
 {
@@ -113,6 +113,14 @@ public static class BookingFlow
                 ["requestId"] = e.Result.Request_id,
             };
         }
+
+        // The other 409 body (a first request with this external_id still in flight), as the server writes it: the
+        // generated converter reads it through the base too.
+        var duplicate = JsonConvert.DeserializeObject<ConflictError>(args[7]);
+        report["duplicate"] = new Dictionary<string, object> {
+            ["class"] = duplicate.GetType().Name,
+            ["error"] = duplicate is DuplicateExternalIdError ? ((DuplicateExternalIdError)duplicate).Error.ToString() : null,
+        };
 
         // A booking whose status, client_type and payment_status this client was generated without.
         var future = (await Client(args[6], apiKey).GetBookingAsync(created.Id.ToString())).Data;
