@@ -74,9 +74,12 @@ export const RangeAvailability = named(
 
 export const AvailabilityResponse = single(
   'AvailabilityResponse',
-  doc(
-    z.discriminatedUnion('mode', [DayAvailability, RangeAvailability]),
-    'One date (mode day) or a range of dates (mode range), as the query asked',
+  named(
+    'Availability',
+    doc(
+      z.discriminatedUnion('mode', [DayAvailability, RangeAvailability]),
+      'One date (mode day) or a range of dates (mode range), as the query asked: `mode` tells which',
+    ),
   ),
   'The slots',
 );
@@ -123,6 +126,6 @@ export const availabilityContract = c.router({
     description:
       `Day mode (date) or range mode (from and to, at most ${MAX_RANGE_DAYS} days apart, every date listed). ` +
       'Dates are venue-local calendar dates. Only slots with available_capacity >= guest_count are listed.',
-    metadata: { scope: 'availability:read', tag: 'availability', preview: true },
+    metadata: { operationId: 'getVariantAvailability', scope: 'availability:read', tag: 'availability', preview: true },
   },
 });

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { AMOUNT_RULE, chars, doc, Money, named, OPEN_ENUM, openEnum, single, UtcInstant, Uuid } from './common.js';
+import { chars, doc, Money, named, openEnum, single, UtcInstant, Uuid } from './common.js';
 import {
   AmbiguousExternalIdErrorBody,
   badRequest,
@@ -39,7 +39,7 @@ export const CancelledBy = named(
   'CancelledBy',
   openEnum(
     ['partner', 'customer'],
-    'Who cancels (a request takes these two values only)',
+    'Who cancelled: the partner or the customer',
     'in an answer, show an unknown value as is',
     'partner',
   ),
@@ -120,12 +120,13 @@ export const Booking = named(
       external_id: doc(z.string().nullable(), "Partner's idempotency key, unique per venue", Example.externalId),
       client_type: ClientType,
       total_price: Money,
-      payment_method: doc(
-        z.literal('partner_billed'),
-        `The partner bills the guest; the venue bills the partner. ${OPEN_ENUM}`,
+      payment_method: openEnum(
+        ['partner_billed'],
+        'The partner bills the guest; the venue bills the partner',
+        'show it as is',
         'partner_billed',
       ),
-      payment_status: doc(z.literal('paid'), `Paid through the partner. ${OPEN_ENUM}`, 'paid'),
+      payment_status: openEnum(['paid'], 'Paid through the partner', 'show it as is', 'paid'),
       created_at: doc(UtcInstant, 'Created', Example.createdAt),
       updated_at: doc(
         UtcInstant,
@@ -202,23 +203,16 @@ export const CreateBookingBody = named(
         'Idempotency key, unique per venue: a repeat answers 200 with the original booking',
         Example.externalId,
       ),
-      price_paid: doc(
-        z.object({
-          amount: doc(
-            z
-              .number({ invalid_type_error: 'must be a number' })
-              .nonnegative('must not be negative')
-              .max(MAX_PRICE, `must be at most ${MAX_PRICE}`),
-            `${AMOUNT_RULE} At most one billion.`,
-            120,
-          ),
-          currency: doc(Money.shape.currency, 'ISO 4217 code; must be the venue currency', 'EUR'),
-        }),
-        'Amount the partner charged; stored as the authoritative total_price',
-        { amount: 120, currency: 'EUR' },
-      ),
+      // Money itself, a plain reference (one Money class in every generated client, no subclass for a use-site
+      // description): the bound an answer's Money does not have is in the description of the request.
+      price_paid: Money.superRefine((money, ctx) => {
+        if (money.amount > MAX_PRICE) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['amount'], message: `must be at most ${MAX_PRICE}` });
+        }
+      }),
     }),
-    'What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged',
+    'What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged ' +
+      `(price_paid: in the venue currency, at most ${MAX_PRICE}; stored as the authoritative total_price)`,
   ),
 );
 
@@ -227,8 +221,9 @@ export const CancelBookingBody = named(
   doc(
     z.object({
       reason: doc(chars(z.string({ required_error: 'is required' }).trim(), 1, 500), 'Why', 'Guest changed plans'),
+      // Not the open CancelledBy of answers: a request takes these two values only.
       cancelled_by: doc(
-        CancelledBy.default('partner'),
+        z.enum(['partner', 'customer']).default('partner'),
         'Whose cancellation tiers apply: the partner (the default) or the customer',
         'partner',
       ),
@@ -268,12 +263,12 @@ export const bookingsContract = c.router({
         AmbiguousExternalIdErrorBody,
       ),
     }),
-    summary: 'Read one booking (preview)',
+    summary: 'Read one booking',
     description:
       'Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. ' +
       'Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.',
-    // Beyond the spec, so a preview like the other routes on one booking.
-    metadata: { scope: 'bookings:read', tag: 'bookings', preview: true },
+    // Beyond the spec (DECISIONS, "Reading one booking"), under bookings:read, which is available: not a preview.
+    metadata: { operationId: 'getBooking', scope: 'bookings:read', tag: 'bookings' },
   },
   create: {
     method: 'POST',
@@ -304,7 +299,7 @@ export const bookingsContract = c.router({
       'Books the slot starting at start_at. Atomic: the slot is re-checked and a room and therapists are reserved in one transaction. ' +
       'The booking starts pending; if no therapist accepts it within the venue therapist_response_minutes (default 15) it becomes awaiting_therapist, and a therapist may still accept it. ' +
       'Safe to retry only with external_id: the same external_id at the same venue returns the original booking (200, Idempotent-Replayed: true); without it a retry may book twice.',
-    metadata: { scope: 'bookings:write', tag: 'bookings', preview: true },
+    metadata: { operationId: 'createBooking', scope: 'bookings:write', tag: 'bookings', preview: true },
   },
   cancel: {
     method: 'POST',
@@ -348,6 +343,6 @@ export const bookingsContract = c.router({
     description:
       'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once. ' +
       'Safe to retry: a repeat changes nothing and answers 422 BOOKING_ALREADY_CANCELLED, which after a lost response means the first call succeeded.',
-    metadata: { scope: 'bookings:write', tag: 'bookings', preview: true },
+    metadata: { operationId: 'cancelBooking', scope: 'bookings:write', tag: 'bookings', preview: true },
   },
 });

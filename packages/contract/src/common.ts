@@ -204,6 +204,12 @@ export function single<T extends z.ZodTypeAny>(...args: [T] | [string, T, string
 export const OPEN_ENUM =
   'Open to additions: a minor version may add values, so handle an unknown value without failing';
 
+/**
+ * Where the OpenAPI document finds that an enum is open to additions: it writes such an enum so that a generated
+ * Java or C# client reads a value it does not know instead of failing (src/openapi/open-enums.ts).
+ */
+export const OPEN_ENUM_MARK = 'x-open-enum';
+
 /** An enum of an answer, described as open to additions with what a client does with a value it does not know. */
 export function openEnum<const T extends [string, ...string[]]>(
   values: T,
@@ -211,5 +217,7 @@ export function openEnum<const T extends [string, ...string[]]>(
   unknown: string,
   example: T[number],
 ) {
-  return doc(z.enum(values), `${description}. ${OPEN_ENUM}: ${unknown}.`, example);
+  return extendApi(doc(z.enum(values), `${description}. ${OPEN_ENUM}: ${unknown}.`, example), {
+    [OPEN_ENUM_MARK]: true,
+  });
 }

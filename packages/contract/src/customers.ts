@@ -54,7 +54,7 @@ export const customersContract = c.router({
     summary: "List the venue's customers",
     description:
       'Customers of the organisation with at least one booking at this venue, ordered by last name, first name.',
-    metadata: { scope: 'customers:read', tag: 'customers' },
+    metadata: { operationId: 'listCustomers', scope: 'customers:read', tag: 'customers' },
   },
   bookings: {
     method: 'GET',
@@ -74,6 +74,6 @@ export const customersContract = c.router({
     }),
     summary: "List a customer's bookings at a venue",
     description: 'Bookings of one customer at this venue only, newest start first.',
-    metadata: { scope: 'bookings:read', tag: 'customers' },
+    metadata: { operationId: 'listCustomerBookings', scope: 'bookings:read', tag: 'customers' },
   },
 });

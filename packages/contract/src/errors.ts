@@ -269,23 +269,26 @@ export function failure(description: string, ...schemas: ErrorSchema[]) {
 /** Responses every route can give, declared once. */
 export const commonErrors = {
   400: shared(
-    'BadRequest',
+    'BadRequestResponse',
     failure(
       'Bad request: `error` names the first bad field of path, query or body; `details` lists every problem',
       ValidationErrorBody,
     ),
   ),
-  401: shared('Unauthorized', failure('`Missing API key`, or `Invalid or revoked API key`', UnauthorizedErrorBody)),
+  401: shared(
+    'UnauthorizedResponse',
+    failure('`Missing API key`, or `Invalid or revoked API key`', UnauthorizedErrorBody),
+  ),
   429: shared(
-    'TooManyRequests',
+    'TooManyRequestsResponse',
     failure('Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds', RateLimitErrorBody),
   ),
   500: shared(
-    'InternalServerError',
+    'InternalServerErrorResponse',
     failure('Internal server error: nothing about it is shown; quote request_id to support', InternalServerErrorBody),
   ),
   503: shared(
-    'ServiceUnavailable',
+    'ServiceUnavailableResponse',
     failure(
       'The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same ' +
         'external_id replays it. Retry after Retry-After seconds',
@@ -297,19 +300,19 @@ export const commonErrors = {
 /** Responses of a route that takes a JSON body. */
 export const bodyErrors = {
   408: shared(
-    'RequestTimeout',
+    'RequestTimeoutResponse',
     failure('The request body did not arrive within 10 s of its headers', RequestTimeoutErrorBody),
   ),
-  413: shared('PayloadTooLarge', failure('The request body is over 100 kB', PayloadTooLargeErrorBody)),
+  413: shared('PayloadTooLargeResponse', failure('The request body is over 100 kB', PayloadTooLargeErrorBody)),
   415: shared(
-    'UnsupportedContentEncoding',
+    'UnsupportedContentEncodingResponse',
     failure('The body has a Content-Encoding the server does not decode', UnsupportedContentEncodingErrorBody),
   ),
 } as const;
 
 /** The 403 of a route that addresses a venue: a missing scope, or a venue the key may not use. */
 export const venueForbidden = shared(
-  'VenueForbidden',
+  'VenueForbiddenResponse',
   failure(
     '`Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden` (a venue of another organisation, or one the key is not restricted to)',
     InsufficientScopeErrorBody,
@@ -319,16 +322,16 @@ export const venueForbidden = shared(
 
 /** The 403 of a route that addresses no venue: a missing scope only. */
 export const scopeForbidden = shared(
-  'ScopeForbidden',
+  'ScopeForbiddenResponse',
   failure('`Insufficient scope` with `missing` (the scopes the key lacks)', InsufficientScopeErrorBody),
 );
 
 /** The 404 of a route on one venue whose only miss is the venue. */
-export const venueNotFound = shared('VenueNotFound', failure('`Venue not found`', VenueNotFoundErrorBody));
+export const venueNotFound = shared('VenueNotFoundResponse', failure('`Venue not found`', VenueNotFoundErrorBody));
 
 /** The 404 of a route on a venue and a variant. */
 export const variantNotFound = shared(
-  'VenueOrVariantNotFound',
+  'VenueOrVariantNotFoundResponse',
   failure('`Venue not found`, or `Variant not found`', VenueNotFoundErrorBody, VariantNotFoundErrorBody),
 );
 

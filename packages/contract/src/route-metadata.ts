@@ -13,6 +13,8 @@ export type Tag = keyof typeof TAGS;
 
 /** What a route declares in its contract metadata. */
 export interface RouteMetadata {
+  /** The OpenAPI operationId: a camelCase verb and noun (`createBooking`), what generators name the method after. */
+  operationId: string;
   scope: Scope;
   /** Its group in the reference. */
   tag: Tag;

@@ -55,6 +55,6 @@ export const treatmentsContract = c.router({
     }),
     summary: 'List treatments and their variants',
     description: 'Every treatment of the venue with its bookable variants. Not paginated.',
-    metadata: { scope: 'treatments:read', tag: 'treatments' },
+    metadata: { operationId: 'listTreatments', scope: 'treatments:read', tag: 'treatments' },
   },
 });

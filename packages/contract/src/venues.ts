@@ -149,7 +149,7 @@ export const venuesContract = c.router({
     }),
     summary: 'List venues',
     description: "Active venues within the key's scope (its organisation, or its one venue), ordered by name.",
-    metadata: { scope: 'venues:read', tag: 'venues' },
+    metadata: { operationId: 'listVenues', scope: 'venues:read', tag: 'venues' },
   },
   get: {
     method: 'GET',
@@ -163,6 +163,6 @@ export const venuesContract = c.router({
     }),
     summary: 'Get a venue',
     description: 'One venue in the detail shape, by UUID or slug. Does not embed the treatment catalogue.',
-    metadata: { scope: 'venues:read', tag: 'venues' },
+    metadata: { operationId: 'getVenue', scope: 'venues:read', tag: 'venues' },
   },
 });

@@ -44,17 +44,6 @@ export type HeaderName = keyof typeof HEADERS;
 
 export const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
 
-/** The request id a client may send, as a shared header parameter of every operation. */
-export const REQUEST_ID_PARAMETER = {
-  name: 'X-Request-Id',
-  in: 'header',
-  required: false,
-  description:
-    'Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.',
-  schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
-  example: REQUEST_ID,
-} as const;
-
 /** Which headers an answer carries: the request id always, rate limits once the key is known, and per status. */
 export function headersOf(status: string, replay: boolean): Record<string, { $ref: string }> {
   const names: HeaderName[] = ['X-Request-Id'];

@@ -3,8 +3,10 @@ import { contract, type RouteMetadata, SHARED_RESPONSE, TAGS } from '@spa/contra
 import { generateOpenApi } from '@ts-rest/open-api';
 import { type Components, hoistComponents, mapDiscriminators, type Schema, walkChildren } from './components.js';
 import { exampleOf } from './examples.js';
-import { HEADERS, headersOf, REQUEST_ID_PARAMETER } from './headers.js';
-import { integerFormats } from './integer-formats.js';
+import { HEADERS, headersOf } from './headers.js';
+import { ERROR_BASES, Inheritance } from './inheritance.js';
+import { numberFormats } from './number-formats.js';
+import { enumsForGenerators } from './open-enums.js';
 import { RETRY_PROMISE, webhooksOf } from './webhooks.js';
 
 /**
@@ -15,17 +17,25 @@ import { RETRY_PROMISE, webhooksOf } from './webhooks.js';
 export const CONTRACT_VERSION = (createRequire(import.meta.url)('@spa/contract/package.json') as { version: string })
   .version;
 
-/** A local server first (the real default a generated client starts with), then any base URL the operator gives. */
+/**
+ * The served document names the server itself. The checked-in one names no real server: NSwag bakes `servers[0]`
+ * into a client as its base URL, so a local address there became the silent default of every C# client. Its one
+ * entry is the operator's base URL as a variable whose default is in `.invalid` (RFC 6761: it never resolves), so a
+ * client that was not given a base URL fails at its first call instead of calling a machine by chance.
+ */
 const servers = (serverUrl?: string) =>
   serverUrl
     ? [{ url: serverUrl, description: 'This server' }]
     : [
-        { url: 'http://127.0.0.1:3000', description: 'A server on your machine (`pnpm start`, with the demo data)' },
         {
           url: '{base_url}',
-          description: 'Your API base URL, as given by the operator (paths start with /v1)',
+          description:
+            'Your API base URL, as given by the operator (paths start with /v1); `pnpm start` serves http://127.0.0.1:3000',
           variables: {
-            base_url: { default: 'http://127.0.0.1:3000', description: 'Scheme, host and port, without /v1' },
+            base_url: {
+              default: 'https://partner-api.invalid',
+              description: 'Scheme, host and port, without /v1: set it, the default never resolves',
+            },
           },
         },
       ];
@@ -41,7 +51,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
         version: CONTRACT_VERSION,
         description:
           'Read spa venues, treatments, customers and availability, and book and cancel treatments, from your own servers. ' +
-          'Authenticate with `Authorization: Bearer sk_live_{id}_{secret}` or `X-Api-Key`. Preview endpoints may change before release.\n\n' +
+          'Authenticate with `Authorization: Bearer sk_live_{id}_{secret}` or `X-Api-Key`. Preview endpoints may change before release. ' +
+          'Send your own `X-Request-Id` (1 to 128 characters of A-Z a-z 0-9 . _ : -) to find a request in the logs: the answer echoes it.\n\n' +
           'Instants are UTC to the second (`2030-06-04T08:00:00Z`); dates are venue-local `YYYY-MM-DD`. ' +
           'Amounts are major units with at most the decimals of their currency. ' +
           'The examples work with the demo data a first `pnpm start` loads and its printed demo key. ' +
@@ -75,13 +86,14 @@ export function buildOpenApiDocument(serverUrl?: string) {
       ],
     },
     {
-      setOperationId: 'concatenated-path',
+      setOperationId: false,
       jsonQuery: false,
       operationMapper: (operation, route) => {
         const metadata = route.metadata as RouteMetadata | undefined;
         if (!metadata?.tag || !metadata.scope) throw new Error(`${route.path}: metadata needs a scope and a tag`);
         return {
           ...operation,
+          operationId: metadata.operationId,
           tags: [metadata.tag],
           description: `${operation.description ?? ''}\n\nRequired scope: \`${metadata.scope}\`.`.trim(),
           ...(metadata.preview ? { 'x-preview': true, 'x-release-status': 'preview' } : {}),
@@ -89,7 +101,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       },
     },
   );
-  return integerFormats(shareResponses(shareParameters(describeResponses(nameSchemas(document)))));
+  return enumsForGenerators(numberFormats(shareResponses(shareParameters(describeResponses(nameSchemas(document))))));
 }
 
 type Document = ReturnType<typeof generateOpenApi>;
@@ -168,9 +180,37 @@ function nameSchemas(document: Document): Document {
   }
   const webhooks = webhooksOf(components);
   for (const [name, schema] of Object.entries(components)) components[name] = mapDiscriminators(schema, components);
+  inherit(document, components);
   const sorted = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
   const existing = (document.components ?? {}) as Record<string, unknown>;
   return { ...document, components: { ...existing, schemas: sorted }, 'x-webhooks': webhooks };
+}
+
+/**
+ * Discriminated unions as base schemas with subclasses (inheritance.ts): a named union (`Availability`) becomes its
+ * own base; an error status of ERROR_BASES gets one base for all its fixed-text bodies, so a route that answers one
+ * of several bodies there answers the base, and one that answers a single body still answers that body's class.
+ */
+function inherit(document: Document, components: Components): void {
+  const inheritance = new Inheritance(components);
+  for (const [name, schema] of Object.entries(components)) {
+    if (schema.oneOf && schema.discriminator) {
+      inheritance.adopt(name, typeof schema.description === 'string' ? schema.description : name, schema);
+    }
+  }
+  for (const { operation } of operationsOf(document)) {
+    for (const [status, response] of responsesOf(operation)) {
+      const base = ERROR_BASES[status];
+      const media = response.content?.['application/json'];
+      if (!base || !media?.schema) continue;
+      if (media.schema.oneOf && media.schema.discriminator) {
+        media.schema = inheritance.adopt(base.name, base.description, media.schema);
+      } else if (typeof media.schema.$ref === 'string') {
+        inheritance.adoptMember(base.name, base.description, media.schema.$ref.split('/').at(-1)!, 'error');
+      }
+    }
+  }
+  inheritance.apply();
 }
 
 /**
@@ -208,11 +248,13 @@ function describeResponses(document: Document): Document {
 const pascal = (name: string) => name.replace(/(^|[_-])(\w)/g, (_, _sep: string, c: string) => c.toUpperCase());
 
 /**
- * Every parameter goes to `components.parameters` under its name (the same `venue_id` wherever it is used), and
- * every operation takes the X-Request-Id request header. Two different forms of one name are a contract bug.
+ * Every parameter goes to `components.parameters` under its name (the same `venue_id` wherever it is used). Two
+ * different forms of one name are a contract bug. The optional X-Request-Id request header is described in
+ * `info` and on every answer, not declared on each operation: oapi-codegen 1.12 then gave every method a params
+ * struct for it alone, and its client dereferences that struct without a nil check (a `nil` panicked).
  */
 function shareParameters(document: Document): Document {
-  const parameters: Record<string, unknown> = { XRequestId: REQUEST_ID_PARAMETER };
+  const parameters: Record<string, unknown> = {};
   for (const { path, operation } of operationsOf(document)) {
     const refs = (operation.parameters ?? []).map((parameter) => {
       if ('$ref' in parameter) return parameter;
@@ -224,7 +266,8 @@ function shareParameters(document: Document): Document {
       parameters[name] = parameter;
       return { $ref: `#/components/parameters/${name}` };
     });
-    operation.parameters = [...refs, { $ref: '#/components/parameters/XRequestId' }];
+    if (refs.length > 0) operation.parameters = refs;
+    else delete operation.parameters;
   }
   const components = (document.components ?? {}) as Record<string, unknown>;
   return { ...document, components: { ...components, parameters } } as Document;

@@ -27,7 +27,7 @@ describe('the reference the server serves (built at its first request)', () => {
     expect(page.text).toContain('<title>Partner Booking API</title>');
     const init = await request(ctx.app).get('/docs/swagger-ui-init.js').expect(200);
     // swagger-ui-express embeds the document, indented, in its init script.
-    expect(init.text).toContain('"operationId": "bookings.create"');
+    expect(init.text).toContain('"operationId": "createBooking"');
     expect(init.text).toContain(`"url": "${TEST_PUBLIC_URL}"`);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Example } from '@spa/contract';
 import { pino } from 'pino';
@@ -42,3 +43,27 @@ export async function startDemoServer(clock: ReturnType<typeof fixedClock> = fix
 }
 
 export type DemoServer = Awaited<ReturnType<typeof startDemoServer>>;
+
+/**
+ * A second server that answers every read of a booking with the document's example booking carrying values a later
+ * minor version may add to its open enums: what a client generated today meets tomorrow.
+ */
+export async function startFutureServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const document = JSON.parse(readFileSync(new URL('../../../../docs/openapi.json', import.meta.url), 'utf8')) as {
+    components: { schemas: { Booking: { example: object } } };
+  };
+  const booking = {
+    ...document.components.schemas.Booking.example,
+    status: 'on_hold',
+    client_type: 'marketplace',
+    payment_status: 'invoiced',
+  };
+  const stub: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: booking }));
+  });
+  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => stub.close(() => resolve())),
+  };
+}

@@ -49,7 +49,7 @@ const operations = Object.entries(document.paths).flatMap(([path, item]) =>
         parameters.filter((p) => p.in === 'query' && p.required).map((p): [string, string] => [p.name, valueOf(p)]),
       );
       // The availability query needs a day or a range, which OpenAPI 3.0 cannot mark required: the day.
-      if (operation.operationId === 'availability.variant') query.set('date', Example.date);
+      if (operation.operationId === 'getVariantAvailability') query.set('date', Example.date);
       const body = operation.requestBody
         ? exampleOf(operation.requestBody.content['application/json'].schema, document.components.schemas)
         : undefined;
@@ -102,15 +102,15 @@ describe('the OpenAPI document as a Prism mock server', () => {
 
   it('covers every operation of the document', () => {
     expect(operations.map((o) => o.operation.operationId).sort()).toEqual([
-      'availability.variant',
-      'bookings.cancel',
-      'bookings.create',
-      'bookings.get',
-      'customers.bookings',
-      'customers.list',
-      'treatments.list',
-      'venues.get',
-      'venues.list',
+      'cancelBooking',
+      'createBooking',
+      'getBooking',
+      'getVariantAvailability',
+      'getVenue',
+      'listCustomerBookings',
+      'listCustomers',
+      'listTreatments',
+      'listVenues',
     ]);
   });
 
@@ -133,7 +133,7 @@ describe('the OpenAPI document as a Prism mock server', () => {
   });
 
   it('answers the create with its replay when no status is asked for: the lowest 2xx', async () => {
-    const create = operations.find((o) => o.operation.operationId === 'bookings.create')!;
+    const create = operations.find((o) => o.operation.operationId === 'createBooking')!;
     expect([...create.successes].sort()).toEqual(['200', '201']);
     const answer = await call(create.method, create.url, create.body);
     expect(answer.status).toBe(200);

@@ -8,16 +8,15 @@ import * as Oazapfts from "@oazapfts/runtime";
 import * as QS from "@oazapfts/runtime/query";
 export const defaults: Oazapfts.Defaults<Oazapfts.CustomHeaders> = {
     headers: {},
-    baseUrl: "http://127.0.0.1:3000"
+    baseUrl: "https://partner-api.invalid"
 };
 const oazapfts = Oazapfts.runtime(defaults);
 export const servers = {
-    aServerOnYourMachinePnpmStartWithTheDemoData: "http://127.0.0.1:3000",
-    yourApiBaseUrlAsGivenByTheOperatorPathsStartWithV1: ({ base_url = "http://127.0.0.1:3000" }: {
+    yourApiBaseUrlAsGivenByTheOperatorPathsStartWithV1PnpmStartServesHttp1270013000: ({ base_url = "https://partner-api.invalid" }: {
         base_url: string | number | boolean;
     }) => `${base_url}`
 };
-export type VenueType = "hotel" | "spa";
+export type VenueType = string;
 export type VenueSummary = {
     /** Venue UUID */
     id: string;
@@ -84,13 +83,21 @@ export type UnauthorizedError = {
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
 };
-export type InsufficientScopeError = {
+export type AccessDeniedErrorBase = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "Insufficient scope";
+    error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
     /** The scopes the key lacks */
-    missing: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
+    missing?: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message?: string;
+};
+export type InsufficientScopeError = {
+    error: "Insufficient scope";
+} & AccessDeniedErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Insufficient scope";
 };
 export type RateLimitError = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
@@ -164,8 +171,8 @@ export type Venue = {
     closing_time: string;
     /** Slot granularity in minutes */
     slot_interval: number;
-    /** How the opening days are defined: recurring weekdays, or one-time openings. Open to additions: a minor version may add values, so handle an unknown value without failing: read days_of_week as the days it opens. */
-    schedule_type: "recurring" | "one_time";
+    /** How the opening days are defined: recurring weekdays, or one-time openings. Open to additions: a minor version may add values, so handle an unknown value without failing: read days_of_week as the days it opens. Known values: `recurring`, `one_time`. */
+    schedule_type: string;
     /** 0 = Sunday .. 6 = Saturday */
     days_of_week: number[];
     /** Operating every N weeks from recurring_start_date */
@@ -194,16 +201,31 @@ export type VenueResponse = {
     data: Venue;
 };
 export type ForbiddenError = {
+    error: "Forbidden";
+} & AccessDeniedErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "Forbidden";
+};
+export type BookingForbiddenError = {
+    error: "FORBIDDEN";
+} & AccessDeniedErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "FORBIDDEN";
+};
+export type AccessDeniedError = InsufficientScopeError | ForbiddenError | BookingForbiddenError;
+export type NotFoundErrorBase = {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
+    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
+    message?: string;
 };
 export type VenueNotFoundError = {
+    error: "Venue not found";
+} & NotFoundErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "Venue not found";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
 };
 export type Money = {
     /** Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400. */
@@ -265,9 +287,9 @@ export type CustomerListResponse = {
     data: Customer[];
     pagination: Pagination;
 };
-export type BookingStatus = "pending" | "awaiting_therapist" | "confirmed" | "completed" | "no_show" | "cancelled";
-export type ClientType = "hotel" | "agency" | "corporate" | "external";
-export type CancelledBy = "partner" | "customer";
+export type BookingStatus = string;
+export type ClientType = string;
+export type CancelledBy = string;
 export type Booking = {
     /** Booking UUID */
     id: string;
@@ -296,10 +318,10 @@ export type Booking = {
     external_id: string | null;
     client_type: ClientType;
     total_price: Money;
-    /** The partner bills the guest; the venue bills the partner. Open to additions: a minor version may add values, so handle an unknown value without failing */
-    payment_method: "partner_billed";
-    /** Paid through the partner. Open to additions: a minor version may add values, so handle an unknown value without failing */
-    payment_status: "paid";
+    /** The partner bills the guest; the venue bills the partner. Open to additions: a minor version may add values, so handle an unknown value without failing: show it as is. Known values: `partner_billed`. */
+    payment_method: string;
+    /** Paid through the partner. Open to additions: a minor version may add values, so handle an unknown value without failing: show it as is. Known values: `paid`. */
+    payment_status: string;
     /** Created */
     created_at: string;
     /** Last changed; a webhook receiver drops events older than what it has */
@@ -323,11 +345,30 @@ export type BookingListResponse = {
     pagination: Pagination;
 };
 export type CustomerNotFoundError = {
+    error: "Customer not found in this venue";
+} & NotFoundErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "Customer not found in this venue";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
 };
+export type VariantNotFoundError = {
+    error: "Variant not found";
+} & NotFoundErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Variant not found";
+};
+export type NoSuchBookingError = {
+    error: "Booking not found";
+} & NotFoundErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Booking not found";
+};
+export type BookingNotFoundError = {
+    error: "BOOKING_NOT_FOUND";
+} & NotFoundErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "BOOKING_NOT_FOUND";
+};
+export type NotFoundError = VenueNotFoundError | CustomerNotFoundError | VariantNotFoundError | NoSuchBookingError | BookingNotFoundError;
 export type Slot = {
     /** Slot start, UTC, HH:mm */
     time: string;
@@ -342,9 +383,15 @@ export type Slot = {
     /** Largest guest_count one more booking could have here */
     available_capacity: number;
 };
-export type DayAvailability = {
-    /** Day mode: the query had date */
-    mode: "day";
+export type AvailabilityDay = {
+    /** A venue-local date of the range */
+    date: string;
+    /** The slots of the date, earliest first; empty when none is free */
+    slots: Slot[];
+};
+export type AvailabilityBase = {
+    /** `day` or `range`: which of the schemas of the mapping this is */
+    mode: string;
     /** Venue UUID */
     venue_id: string;
     /** Treatment UUID */
@@ -352,62 +399,48 @@ export type DayAvailability = {
     /** Variant UUID */
     variant_id: string;
     /** The venue-local date asked */
-    date: string;
+    date?: string;
     /** The slots of the date, earliest first; empty when none is free */
-    slots: Slot[];
+    slots?: Slot[];
+    /** First venue-local date of the range */
+    "from"?: string;
+    /** Last venue-local date of the range, inclusive */
+    to?: string;
+    /** Every date from `from` to `to`, in order, each with its slots */
+    days?: AvailabilityDay[];
 };
-export type AvailabilityDay = {
-    /** A venue-local date of the range */
-    date: string;
-    /** The slots of the date, earliest first; empty when none is free */
-    slots: Slot[];
+export type DayAvailability = {
+    mode: "day";
+} & AvailabilityBase & {
+    /** Day mode: the query had date */
+    mode: "day";
 };
 export type RangeAvailability = {
+    mode: "range";
+} & AvailabilityBase & {
     /** Range mode: the query had from and to */
     mode: "range";
-    /** Venue UUID */
-    venue_id: string;
-    /** Treatment UUID */
-    treatment_id: string;
-    /** Variant UUID */
-    variant_id: string;
-    /** First venue-local date of the range */
-    "from": string;
-    /** Last venue-local date of the range, inclusive */
-    to: string;
-    /** Every date from `from` to `to`, in order, each with its slots */
-    days: AvailabilityDay[];
 };
+export type Availability = DayAvailability | RangeAvailability;
 export type AvailabilityResponse = {
-    /** One date (mode day) or a range of dates (mode range), as the query asked */
-    data: ({
-        mode: "day";
-    } & DayAvailability) | ({
-        mode: "range";
-    } & RangeAvailability);
-};
-export type VariantNotFoundError = {
-    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "Variant not found";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
+    data: Availability;
 };
 export type BookingResponse = {
     data: Booking;
 };
-export type NoSuchBookingError = {
+export type ConflictErrorBase = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "Booking not found";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
-};
-export type AmbiguousExternalIdError = {
-    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "AMBIGUOUS_EXTERNAL_ID";
+    error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
     /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
+    message?: string;
+};
+export type AmbiguousExternalIdError = {
+    error: "AMBIGUOUS_EXTERNAL_ID";
+} & ConflictErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "AMBIGUOUS_EXTERNAL_ID";
 };
 export type Guest = {
     /** First name */
@@ -435,13 +468,7 @@ export type CreateBookingRequest = {
     external_reference?: string | null;
     /** Idempotency key, unique per venue: a repeat answers 200 with the original booking */
     external_id?: string | null;
-    /** Amount the partner charged; stored as the authoritative total_price */
-    price_paid: {
-        /** Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400. At most one billion. */
-        amount: number;
-        /** ISO 4217 code; must be the venue currency */
-        currency: string;
-    };
+    price_paid: Money;
 };
 export type RequestTimeoutError = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
@@ -450,17 +477,18 @@ export type RequestTimeoutError = {
     request_id: string;
 };
 export type SlotUnavailableError = {
+    error: "slot_unavailable";
+} & ConflictErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "slot_unavailable";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
 };
 export type DuplicateExternalIdError = {
+    error: "duplicate_external_id";
+} & ConflictErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "duplicate_external_id";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
 };
+export type ConflictError = AmbiguousExternalIdError | SlotUnavailableError | DuplicateExternalIdError;
 export type PayloadTooLargeError = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "Request body is larger than 100 kB";
@@ -483,23 +511,7 @@ export type CancelBookingRequest = {
     /** Why */
     reason: string;
     /** Whose cancellation tiers apply: the partner (the default) or the customer */
-    cancelled_by?: CancelledBy;
-};
-export type BookingForbiddenError = {
-    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "FORBIDDEN";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
-    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
-};
-export type BookingNotFoundError = {
-    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "BOOKING_NOT_FOUND";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
-    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
+    cancelled_by?: "partner" | "customer";
 };
 export type BookingAlreadyCancelledError = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
@@ -512,10 +524,9 @@ export type BookingAlreadyCancelledError = {
 /**
  * List venues
  */
-export function venuesList({ page, pageSize, xRequestId }: {
+export function listVenues({ page, pageSize }: {
     page?: number;
     pageSize?: number;
-    xRequestId?: string;
 } = {}, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
@@ -542,58 +553,13 @@ export function venuesList({ page, pageSize, xRequestId }: {
         page,
         page_size: pageSize
     }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    });
-}
-/**
- * @deprecated Use {@link venuesList} instead.
- * List venues
- */
-export function getV1Venues({ page, pageSize, xRequestId }: {
-    page?: number;
-    pageSize?: number;
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: VenueListResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: InsufficientScopeError;
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/venues${QS.query(QS.explode({
-        page,
-        page_size: pageSize
-    }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        ...opts
     });
 }
 /**
  * Get a venue
  */
-export function venuesGet(venueId: string, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
+export function getVenue(venueId: string, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
         data: VenueResponse;
@@ -605,11 +571,7 @@ export function venuesGet(venueId: string, { xRequestId }: {
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
         data: VenueNotFoundError;
@@ -623,60 +585,13 @@ export function venuesGet(venueId: string, { xRequestId }: {
         status: 503;
         data: ServiceUnavailableError;
     }>(`/v1/venues/${encodeURIComponent(venueId)}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    });
-}
-/**
- * @deprecated Use {@link venuesGet} instead.
- * Get a venue
- */
-export function getV1VenuesByVenueId(venueId: string, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: VenueResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
-    } | {
-        status: 404;
-        data: VenueNotFoundError;
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/venues/${encodeURIComponent(venueId)}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        ...opts
     });
 }
 /**
  * List treatments and their variants
  */
-export function treatmentsList(venueId: string, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
+export function listTreatments(venueId: string, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
         data: TreatmentListResponse;
@@ -688,11 +603,7 @@ export function treatmentsList(venueId: string, { xRequestId }: {
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
         data: VenueNotFoundError;
@@ -706,62 +617,16 @@ export function treatmentsList(venueId: string, { xRequestId }: {
         status: 503;
         data: ServiceUnavailableError;
     }>(`/v1/venues/${encodeURIComponent(venueId)}/treatments`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    });
-}
-/**
- * @deprecated Use {@link treatmentsList} instead.
- * List treatments and their variants
- */
-export function getV1VenuesByVenueIdTreatments(venueId: string, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: TreatmentListResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
-    } | {
-        status: 404;
-        data: VenueNotFoundError;
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/venues/${encodeURIComponent(venueId)}/treatments`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        ...opts
     });
 }
 /**
  * List the venue's customers
  */
-export function customersList(venueId: string, { page, pageSize, email, xRequestId }: {
+export function listCustomers(venueId: string, { page, pageSize, email }: {
     page?: number;
     pageSize?: number;
     email?: string;
-    xRequestId?: string;
 } = {}, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
@@ -774,11 +639,7 @@ export function customersList(venueId: string, { page, pageSize, email, xRequest
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
         data: VenueNotFoundError;
@@ -796,68 +657,15 @@ export function customersList(venueId: string, { page, pageSize, email, xRequest
         page_size: pageSize,
         email
     }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    });
-}
-/**
- * @deprecated Use {@link customersList} instead.
- * List the venue's customers
- */
-export function getV1VenuesByVenueIdCustomers(venueId: string, { page, pageSize, email, xRequestId }: {
-    page?: number;
-    pageSize?: number;
-    email?: string;
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: CustomerListResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
-    } | {
-        status: 404;
-        data: VenueNotFoundError;
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/venues/${encodeURIComponent(venueId)}/customers${QS.query(QS.explode({
-        page,
-        page_size: pageSize,
-        email
-    }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        ...opts
     });
 }
 /**
  * List a customer's bookings at a venue
  */
-export function customersBookings(venueId: string, customerId: string, { page, pageSize, xRequestId }: {
+export function listCustomerBookings(venueId: string, customerId: string, { page, pageSize }: {
     page?: number;
     pageSize?: number;
-    xRequestId?: string;
 } = {}, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
@@ -870,18 +678,10 @@ export function customersBookings(venueId: string, customerId: string, { page, p
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
-        data: ({
-            error: "Venue not found";
-        } & VenueNotFoundError) | ({
-            error: "Customer not found in this venue";
-        } & CustomerNotFoundError);
+        data: NotFoundError;
     } | {
         status: 429;
         data: RateLimitError;
@@ -895,72 +695,17 @@ export function customersBookings(venueId: string, customerId: string, { page, p
         page,
         page_size: pageSize
     }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    });
-}
-/**
- * @deprecated Use {@link customersBookings} instead.
- * List a customer's bookings at a venue
- */
-export function getV1VenuesByVenueIdCustomersAndCustomerIdBookings(venueId: string, customerId: string, { page, pageSize, xRequestId }: {
-    page?: number;
-    pageSize?: number;
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: BookingListResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
-    } | {
-        status: 404;
-        data: ({
-            error: "Venue not found";
-        } & VenueNotFoundError) | ({
-            error: "Customer not found in this venue";
-        } & CustomerNotFoundError);
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/venues/${encodeURIComponent(venueId)}/customers/${encodeURIComponent(customerId)}/bookings${QS.query(QS.explode({
-        page,
-        page_size: pageSize
-    }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        ...opts
     });
 }
 /**
  * Slots of one variant (preview)
  */
-export function availabilityVariant(venueId: string, variantId: string, { date, $from, to, guestCount, xRequestId }: {
+export function getVariantAvailability(venueId: string, variantId: string, { date, $from, to, guestCount }: {
     date?: string;
     $from?: string;
     to?: string;
     guestCount?: number;
-    xRequestId?: string;
 } = {}, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
@@ -973,18 +718,10 @@ export function availabilityVariant(venueId: string, variantId: string, { date, 
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
-        data: ({
-            error: "Venue not found";
-        } & VenueNotFoundError) | ({
-            error: "Variant not found";
-        } & VariantNotFoundError);
+        data: NotFoundError;
     } | {
         status: 429;
         data: RateLimitError;
@@ -1000,73 +737,13 @@ export function availabilityVariant(venueId: string, variantId: string, { date, 
         to,
         guest_count: guestCount
     }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        ...opts
     });
 }
 /**
- * @deprecated Use {@link availabilityVariant} instead.
- * Slots of one variant (preview)
+ * Read one booking
  */
-export function getV1VenuesByVenueIdAvailabilityVariantsAndVariantId(venueId: string, variantId: string, { date, $from, to, guestCount, xRequestId }: {
-    date?: string;
-    $from?: string;
-    to?: string;
-    guestCount?: number;
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: AvailabilityResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
-    } | {
-        status: 404;
-        data: ({
-            error: "Venue not found";
-        } & VenueNotFoundError) | ({
-            error: "Variant not found";
-        } & VariantNotFoundError);
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/venues/${encodeURIComponent(venueId)}/availability/variants/${encodeURIComponent(variantId)}${QS.query(QS.explode({
-        date,
-        "from": $from,
-        to,
-        guest_count: guestCount
-    }))}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    });
-}
-/**
- * Read one booking (preview)
- */
-export function bookingsGet(bookingId: string, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
+export function getBooking(bookingId: string, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
@@ -1078,11 +755,7 @@ export function bookingsGet(bookingId: string, { xRequestId }: {
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
         data: NoSuchBookingError;
@@ -1099,63 +772,13 @@ export function bookingsGet(bookingId: string, { xRequestId }: {
         status: 503;
         data: ServiceUnavailableError;
     }>(`/v1/bookings/${encodeURIComponent(bookingId)}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    });
-}
-/**
- * @deprecated Use {@link bookingsGet} instead.
- * Read one booking (preview)
- */
-export function getV1BookingsByBookingId(bookingId: string, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: BookingResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
-    } | {
-        status: 404;
-        data: NoSuchBookingError;
-    } | {
-        status: 409;
-        data: AmbiguousExternalIdError;
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/bookings/${encodeURIComponent(bookingId)}`, {
-        ...opts,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        ...opts
     });
 }
 /**
  * Create a booking (preview)
  */
-export function bookingsCreate(venueId: string, createBookingRequest: CreateBookingRequest, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
+export function createBooking(venueId: string, createBookingRequest: CreateBookingRequest, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
@@ -1170,28 +793,16 @@ export function bookingsCreate(venueId: string, createBookingRequest: CreateBook
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
-        data: ({
-            error: "Venue not found";
-        } & VenueNotFoundError) | ({
-            error: "Variant not found";
-        } & VariantNotFoundError);
+        data: NotFoundError;
     } | {
         status: 408;
         data: RequestTimeoutError;
     } | {
         status: 409;
-        data: ({
-            error: "slot_unavailable";
-        } & SlotUnavailableError) | ({
-            error: "duplicate_external_id";
-        } & DuplicateExternalIdError);
+        data: ConflictError;
     } | {
         status: 413;
         data: PayloadTooLargeError;
@@ -1213,88 +824,13 @@ export function bookingsCreate(venueId: string, createBookingRequest: CreateBook
     }>(`/v1/venues/${encodeURIComponent(venueId)}/bookings`, oazapfts.json({
         ...opts,
         method: "POST",
-        body: createBookingRequest,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    }));
-}
-/**
- * @deprecated Use {@link bookingsCreate} instead.
- * Create a booking (preview)
- */
-export function postV1VenuesByVenueIdBookings(venueId: string, createBookingRequest: CreateBookingRequest, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: BookingResponse;
-    } | {
-        status: 201;
-        data: BookingResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "Forbidden";
-        } & ForbiddenError);
-    } | {
-        status: 404;
-        data: ({
-            error: "Venue not found";
-        } & VenueNotFoundError) | ({
-            error: "Variant not found";
-        } & VariantNotFoundError);
-    } | {
-        status: 408;
-        data: RequestTimeoutError;
-    } | {
-        status: 409;
-        data: ({
-            error: "slot_unavailable";
-        } & SlotUnavailableError) | ({
-            error: "duplicate_external_id";
-        } & DuplicateExternalIdError);
-    } | {
-        status: 413;
-        data: PayloadTooLargeError;
-    } | {
-        status: 415;
-        data: UnsupportedContentEncodingError;
-    } | {
-        status: 422;
-        data: CurrencyMismatchError;
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/venues/${encodeURIComponent(venueId)}/bookings`, oazapfts.json({
-        ...opts,
-        method: "POST",
-        body: createBookingRequest,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        body: createBookingRequest
     }));
 }
 /**
  * Cancel a booking (preview)
  */
-export function bookingsCancel(bookingId: string, cancelBookingRequest: CancelBookingRequest, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
+export function cancelBooking(bookingId: string, cancelBookingRequest: CancelBookingRequest, opts?: Oazapfts.RequestOpts) {
     return oazapfts.fetchJson<{
         status: 200;
         data: BookingResponse;
@@ -1306,11 +842,7 @@ export function bookingsCancel(bookingId: string, cancelBookingRequest: CancelBo
         data: UnauthorizedError;
     } | {
         status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "FORBIDDEN";
-        } & BookingForbiddenError);
+        data: AccessDeniedError;
     } | {
         status: 404;
         data: BookingNotFoundError;
@@ -1341,68 +873,6 @@ export function bookingsCancel(bookingId: string, cancelBookingRequest: CancelBo
     }>(`/v1/bookings/${encodeURIComponent(bookingId)}/cancel`, oazapfts.json({
         ...opts,
         method: "POST",
-        body: cancelBookingRequest,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
-    }));
-}
-/**
- * @deprecated Use {@link bookingsCancel} instead.
- * Cancel a booking (preview)
- */
-export function postV1BookingsByBookingIdCancel(bookingId: string, cancelBookingRequest: CancelBookingRequest, { xRequestId }: {
-    xRequestId?: string;
-} = {}, opts?: Oazapfts.RequestOpts) {
-    return oazapfts.fetchJson<{
-        status: 200;
-        data: BookingResponse;
-    } | {
-        status: 400;
-        data: ValidationError;
-    } | {
-        status: 401;
-        data: UnauthorizedError;
-    } | {
-        status: 403;
-        data: ({
-            error: "Insufficient scope";
-        } & InsufficientScopeError) | ({
-            error: "FORBIDDEN";
-        } & BookingForbiddenError);
-    } | {
-        status: 404;
-        data: BookingNotFoundError;
-    } | {
-        status: 408;
-        data: RequestTimeoutError;
-    } | {
-        status: 409;
-        data: AmbiguousExternalIdError;
-    } | {
-        status: 413;
-        data: PayloadTooLargeError;
-    } | {
-        status: 415;
-        data: UnsupportedContentEncodingError;
-    } | {
-        status: 422;
-        data: BookingAlreadyCancelledError;
-    } | {
-        status: 429;
-        data: RateLimitError;
-    } | {
-        status: 500;
-        data: InternalServerError;
-    } | {
-        status: 503;
-        data: ServiceUnavailableError;
-    }>(`/v1/bookings/${encodeURIComponent(bookingId)}/cancel`, oazapfts.json({
-        ...opts,
-        method: "POST",
-        body: cancelBookingRequest,
-        headers: oazapfts.mergeHeaders(opts?.headers, {
-            "X-Request-Id": xRequestId
-        })
+        body: cancelBookingRequest
     }));
 }

@@ -13,7 +13,7 @@ export interface paths {
          *
          *     Required scope: `venues:read`.
          */
-        get: operations["venues.list"];
+        get: operations["listVenues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
          *
          *     Required scope: `venues:read`.
          */
-        get: operations["venues.get"];
+        get: operations["getVenue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -57,7 +57,7 @@ export interface paths {
          *
          *     Required scope: `treatments:read`.
          */
-        get: operations["treatments.list"];
+        get: operations["listTreatments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -79,7 +79,7 @@ export interface paths {
          *
          *     Required scope: `customers:read`.
          */
-        get: operations["customers.list"];
+        get: operations["listCustomers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -101,7 +101,7 @@ export interface paths {
          *
          *     Required scope: `bookings:read`.
          */
-        get: operations["customers.bookings"];
+        get: operations["listCustomerBookings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -123,7 +123,7 @@ export interface paths {
          *
          *     Required scope: `availability:read`.
          */
-        get: operations["availability.variant"];
+        get: operations["getVariantAvailability"];
         put?: never;
         post?: never;
         delete?: never;
@@ -140,12 +140,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one booking (preview)
+         * Read one booking
          * @description Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.
          *
          *     Required scope: `bookings:read`.
          */
-        get: operations["bookings.get"];
+        get: operations["getBooking"];
         put?: never;
         post?: never;
         delete?: never;
@@ -169,7 +169,7 @@ export interface paths {
          *
          *     Required scope: `bookings:write`.
          */
-        post: operations["bookings.create"];
+        post: operations["createBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -191,7 +191,7 @@ export interface paths {
          *
          *     Required scope: `bookings:write`.
          */
-        post: operations["bookings.cancel"];
+        post: operations["cancelBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -202,6 +202,28 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description 403: any body of this status; `error` tells which (the mapping names its schema) */
+        AccessDeniedError: {
+            /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+            error: string;
+            /**
+             * @description The request id (also in the X-Request-Id header); quote it to support
+             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             */
+            request_id: string;
+            /**
+             * @description The scopes the key lacks
+             * @example [
+             *       "bookings:write"
+             *     ]
+             */
+            missing?: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
+            /**
+             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
+             * @example This booking belongs to a venue your key cannot access
+             */
+            message?: string;
+        };
         /**
          * @description 409: the external id matches bookings at several venues; cancel by UUID
          * @example {
@@ -217,16 +239,57 @@ export interface components {
              * @enum {string}
              */
             error: "AMBIGUOUS_EXTERNAL_ID";
+        } & (Omit<WithRequired<components["schemas"]["ConflictError"], "error" | "message">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
+            error: "AMBIGUOUS_EXTERNAL_ID";
+        });
+        /** @description One date (mode day) or a range of dates (mode range), as the query asked: `mode` tells which */
+        Availability: {
+            /** @description `day` or `range`: which of the schemas of the mapping this is */
+            mode: string;
             /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example This external id matches bookings at several venues; cancel by booking id
+             * Format: uuid
+             * @description Venue UUID
+             * @example c1ef08d8-acef-50dc-a906-ea0e591d9833
              */
-            message: string;
+            venue_id: string;
+            /**
+             * Format: uuid
+             * @description Treatment UUID
+             * @example 2d23b0b2-3e25-5e52-adcf-47c9aa7ed651
+             */
+            treatment_id: string;
+            /**
+             * Format: uuid
+             * @description Variant UUID
+             * @example 8aefce95-fd6a-50a0-bb27-6ececba1fe43
+             */
+            variant_id: string;
+            /**
+             * Format: date
+             * @description The venue-local date asked
+             * @example 2030-06-04
+             */
+            date?: string;
+            /** @description The slots of the date, earliest first; empty when none is free */
+            slots?: components["schemas"]["Slot"][];
+            /**
+             * Format: date
+             * @description First venue-local date of the range
+             * @example 2030-06-04
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last venue-local date of the range, inclusive
+             * @example 2030-06-10
+             */
+            to?: string;
+            /** @description Every date from `from` to `to`, in order, each with its slots */
+            days?: components["schemas"]["AvailabilityDay"][];
         };
         /** @description One date of a range */
         AvailabilityDay: {
@@ -241,8 +304,7 @@ export interface components {
         };
         /** @description The slots, in `data` */
         AvailabilityResponse: {
-            /** @description One date (mode day) or a range of dates (mode range), as the query asked */
-            data: components["schemas"]["DayAvailability"] | components["schemas"]["RangeAvailability"];
+            data: components["schemas"]["Availability"];
         };
         /**
          * @description A booking, as every endpoint and webhook returns it
@@ -346,17 +408,15 @@ export interface components {
             client_type: components["schemas"]["ClientType"];
             total_price: components["schemas"]["Money"];
             /**
-             * @description The partner bills the guest; the venue bills the partner. Open to additions: a minor version may add values, so handle an unknown value without failing
+             * @description The partner bills the guest; the venue bills the partner. Open to additions: a minor version may add values, so handle an unknown value without failing: show it as is. Known values: `partner_billed`.
              * @example partner_billed
-             * @enum {string}
              */
-            payment_method: "partner_billed";
+            payment_method: string;
             /**
-             * @description Paid through the partner. Open to additions: a minor version may add values, so handle an unknown value without failing
+             * @description Paid through the partner. Open to additions: a minor version may add values, so handle an unknown value without failing: show it as is. Known values: `paid`.
              * @example paid
-             * @enum {string}
              */
-            payment_status: "paid";
+            payment_status: string;
             /**
              * Format: date-time
              * @description Created
@@ -514,21 +574,18 @@ export interface components {
          */
         BookingForbiddenError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example FORBIDDEN
              * @enum {string}
              */
             error: "FORBIDDEN";
+        } & (Omit<WithRequired<components["schemas"]["AccessDeniedError"], "error" | "message">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example This booking belongs to a venue your key cannot access
-             */
-            message: string;
-        };
+            error: "FORBIDDEN";
+        });
         /** @description One page of bookings */
         BookingListResponse: {
             /** @description Bookings of this page */
@@ -566,27 +623,22 @@ export interface components {
              * @enum {string}
              */
             error: "BOOKING_NOT_FOUND";
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error" | "message">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example Booking not found
-             */
-            message: string;
-        };
+            error: "BOOKING_NOT_FOUND";
+        });
         /** @description The booking, in `data` */
         BookingResponse: {
             data: components["schemas"]["Booking"];
         };
         /**
-         * @description pending on creation; confirmed once a therapist accepts; awaiting_therapist when none has accepted in time. Open to additions: a minor version may add values, so handle an unknown value without failing: treat an unknown status as not final and read the booking again later.
+         * @description pending on creation; confirmed once a therapist accepts; awaiting_therapist when none has accepted in time. Open to additions: a minor version may add values, so handle an unknown value without failing: treat an unknown status as not final and read the booking again later. Known values: `pending`, `awaiting_therapist`, `confirmed`, `completed`, `no_show`, `cancelled`.
          * @example pending
-         * @enum {string}
          */
-        BookingStatus: "pending" | "awaiting_therapist" | "confirmed" | "completed" | "no_show" | "cancelled";
+        BookingStatus: string;
         /**
          * @description What POST /v1/bookings/{booking_id}/cancel takes
          * @example {
@@ -603,8 +655,10 @@ export interface components {
             /**
              * @description Whose cancellation tiers apply: the partner (the default) or the customer
              * @default partner
+             * @example partner
+             * @enum {string}
              */
-            cancelled_by?: components["schemas"]["CancelledBy"];
+            cancelled_by?: "partner" | "customer";
         };
         /**
          * @description Fee tiers per party that cancels; the first tier whose min_hours_before is at most the hours left applies
@@ -686,29 +740,44 @@ export interface components {
          */
         CancellationTier: {
             /**
+             * Format: double
              * @description Hours left before the start from which this tier applies
              * @example 24
              */
             min_hours_before: number;
             /**
+             * Format: double
              * @description Fee in percent of total_price
              * @example 0
              */
             fee_percent: number;
         };
         /**
-         * @description Who cancels (a request takes these two values only). Open to additions: a minor version may add values, so handle an unknown value without failing: in an answer, show an unknown value as is.
+         * @description Who cancelled: the partner or the customer. Open to additions: a minor version may add values, so handle an unknown value without failing: in an answer, show an unknown value as is. Known values: `partner`, `customer`.
          * @example partner
-         * @enum {string}
          */
-        CancelledBy: "partner" | "customer";
+        CancelledBy: string;
         /**
-         * @description Derived from the source of external_reference; external when there is none or it is another. Open to additions: a minor version may add values, so handle an unknown value without failing: treat an unknown value as external.
+         * @description Derived from the source of external_reference; external when there is none or it is another. Open to additions: a minor version may add values, so handle an unknown value without failing: treat an unknown value as external. Known values: `hotel`, `agency`, `corporate`, `external`.
          * @example hotel
-         * @enum {string}
          */
-        ClientType: "hotel" | "agency" | "corporate" | "external";
-        /** @description What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged */
+        ClientType: string;
+        /** @description 409: any body of this status; `error` tells which (the mapping names its schema) */
+        ConflictError: {
+            /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+            error: string;
+            /**
+             * @description The request id (also in the X-Request-Id header); quote it to support
+             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             */
+            request_id: string;
+            /**
+             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
+             * @example This external id matches bookings at several venues; cancel by booking id
+             */
+            message?: string;
+        };
+        /** @description What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged (price_paid: in the venue currency, at most 1000000000; stored as the authoritative total_price) */
         CreateBookingRequest: {
             /**
              * Format: uuid
@@ -745,25 +814,7 @@ export interface components {
              * @example pms-58213
              */
             external_id?: string | null;
-            /**
-             * @description Amount the partner charged; stored as the authoritative total_price
-             * @example {
-             *       "amount": 120,
-             *       "currency": "EUR"
-             *     }
-             */
-            price_paid: {
-                /**
-                 * @description Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400. At most one billion.
-                 * @example 120
-                 */
-                amount: number;
-                /**
-                 * @description ISO 4217 code; must be the venue currency
-                 * @example EUR
-                 */
-                currency: string;
-            };
+            price_paid: components["schemas"]["Money"];
         };
         /**
          * @description 422: price_paid is in another currency than the venue
@@ -839,50 +890,33 @@ export interface components {
          */
         CustomerNotFoundError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example Customer not found in this venue
              * @enum {string}
              */
             error: "Customer not found in this venue";
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-        };
+            error: "Customer not found in this venue";
+        });
         /** @description The slots of one venue-local date (query with date) */
         DayAvailability: {
             /**
-             * @description Day mode: the query had date (enum property replaced by openapi-typescript)
+             * @description Day mode: the query had date
+             * @example day
              * @enum {string}
              */
             mode: "day";
+        } & (Omit<WithRequired<components["schemas"]["Availability"], "mode" | "date" | "slots">, "mode"> & {
             /**
-             * Format: uuid
-             * @description Venue UUID
-             * @example c1ef08d8-acef-50dc-a906-ea0e591d9833
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            venue_id: string;
-            /**
-             * Format: uuid
-             * @description Treatment UUID
-             * @example 2d23b0b2-3e25-5e52-adcf-47c9aa7ed651
-             */
-            treatment_id: string;
-            /**
-             * Format: uuid
-             * @description Variant UUID
-             * @example 8aefce95-fd6a-50a0-bb27-6ececba1fe43
-             */
-            variant_id: string;
-            /**
-             * Format: date
-             * @description The venue-local date asked
-             * @example 2030-06-04
-             */
-            date: string;
-            /** @description The slots of the date, earliest first; empty when none is free */
-            slots: components["schemas"]["Slot"][];
-        };
+            mode: "day";
+        });
         /**
          * @description 409: a first request with this external_id is still in flight; retry it
          * @example {
@@ -892,16 +926,18 @@ export interface components {
          */
         DuplicateExternalIdError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example duplicate_external_id
              * @enum {string}
              */
             error: "duplicate_external_id";
+        } & (Omit<WithRequired<components["schemas"]["ConflictError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-        };
+            error: "duplicate_external_id";
+        });
         /**
          * @description One bad field: its dotted path and a sentence naming it
          * @example {
@@ -930,16 +966,18 @@ export interface components {
          */
         ForbiddenError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example Forbidden
              * @enum {string}
              */
             error: "Forbidden";
+        } & (Omit<WithRequired<components["schemas"]["AccessDeniedError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-        };
+            error: "Forbidden";
+        });
         /** @description Who the treatment is for: found by email among the customers of your organisation, or created */
         Guest: {
             /**
@@ -981,23 +1019,18 @@ export interface components {
          */
         InsufficientScopeError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example Insufficient scope
              * @enum {string}
              */
             error: "Insufficient scope";
+        } & (Omit<WithRequired<components["schemas"]["AccessDeniedError"], "error" | "missing">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-            /**
-             * @description The scopes the key lacks
-             * @example [
-             *       "bookings:write"
-             *     ]
-             */
-            missing: ("venues:read" | "treatments:read" | "customers:read" | "bookings:read" | "availability:read" | "bookings:write")[];
-        };
+            error: "Insufficient scope";
+        });
         /**
          * @description 500: nothing about the failure is shown; quote request_id to support
          * @example {
@@ -1027,6 +1060,7 @@ export interface components {
          */
         Money: {
             /**
+             * Format: double
              * @description Amount in major units (120.5 is EUR 120.50), with at most as many decimals as the currency has (2 for EUR and GBP, 0 for JPY, 3 for KWD); an amount with more decimals is refused with a 400.
              * @example 120
              */
@@ -1051,11 +1085,27 @@ export interface components {
              * @enum {string}
              */
             error: "Booking not found";
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "Booking not found";
+        });
+        /** @description 404: any body of this status; `error` tells which (the mapping names its schema) */
+        NotFoundError: {
+            /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+            error: string;
             /**
              * @description The request id (also in the X-Request-Id header); quote it to support
              * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
              */
             request_id: string;
+            /**
+             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
+             * @example Booking not found
+             */
+            message?: string;
         };
         /**
          * @description Position of this page; a page past the end has empty data and the same block
@@ -1115,43 +1165,18 @@ export interface components {
         /** @description The slots of every venue-local date of a range (query with from and to) */
         RangeAvailability: {
             /**
-             * @description Range mode: the query had from and to (enum property replaced by openapi-typescript)
+             * @description Range mode: the query had from and to
+             * @example range
              * @enum {string}
              */
             mode: "range";
+        } & (Omit<WithRequired<components["schemas"]["Availability"], "mode" | "from" | "to" | "days">, "mode"> & {
             /**
-             * Format: uuid
-             * @description Venue UUID
-             * @example c1ef08d8-acef-50dc-a906-ea0e591d9833
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            venue_id: string;
-            /**
-             * Format: uuid
-             * @description Treatment UUID
-             * @example 2d23b0b2-3e25-5e52-adcf-47c9aa7ed651
-             */
-            treatment_id: string;
-            /**
-             * Format: uuid
-             * @description Variant UUID
-             * @example 8aefce95-fd6a-50a0-bb27-6ececba1fe43
-             */
-            variant_id: string;
-            /**
-             * Format: date
-             * @description First venue-local date of the range
-             * @example 2030-06-04
-             */
-            from: string;
-            /**
-             * Format: date
-             * @description Last venue-local date of the range, inclusive
-             * @example 2030-06-10
-             */
-            to: string;
-            /** @description Every date from `from` to `to`, in order, each with its slots */
-            days: components["schemas"]["AvailabilityDay"][];
-        };
+            mode: "range";
+        });
         /**
          * @description 429: over the rate limit of the key (only when enforcement is on); wait for Retry-After seconds
          * @example {
@@ -1257,16 +1282,18 @@ export interface components {
          */
         SlotUnavailableError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example slot_unavailable
              * @enum {string}
              */
             error: "slot_unavailable";
+        } & (Omit<WithRequired<components["schemas"]["ConflictError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-        };
+            error: "slot_unavailable";
+        });
         /** @description A treatment of the catalogue with its variants */
         Treatment: {
             /**
@@ -1415,16 +1442,18 @@ export interface components {
          */
         VariantNotFoundError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example Variant not found
              * @enum {string}
              */
             error: "Variant not found";
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-        };
+            error: "Variant not found";
+        });
         /** @description A venue in the detail shape: every list field plus scheduling and policy */
         Venue: {
             /**
@@ -1510,6 +1539,7 @@ export interface components {
              */
             status: string;
             /**
+             * Format: double
              * @description VAT rate in percent
              * @example 20
              */
@@ -1531,11 +1561,10 @@ export interface components {
              */
             slot_interval: number;
             /**
-             * @description How the opening days are defined: recurring weekdays, or one-time openings. Open to additions: a minor version may add values, so handle an unknown value without failing: read days_of_week as the days it opens.
+             * @description How the opening days are defined: recurring weekdays, or one-time openings. Open to additions: a minor version may add values, so handle an unknown value without failing: read days_of_week as the days it opens. Known values: `recurring`, `one_time`.
              * @example recurring
-             * @enum {string}
              */
-            schedule_type: "recurring" | "one_time";
+            schedule_type: string;
             /**
              * @description 0 = Sunday .. 6 = Saturday
              * @example [
@@ -1589,6 +1618,7 @@ export interface components {
              */
             allow_out_of_hours_booking: boolean;
             /**
+             * Format: double
              * @description Surcharge of an out-of-hours slot, in percent
              * @example 0
              */
@@ -1622,16 +1652,18 @@ export interface components {
          */
         VenueNotFoundError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example Venue not found
              * @enum {string}
              */
             error: "Venue not found";
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-        };
+            error: "Venue not found";
+        });
         /** @description The venue, in `data` */
         VenueResponse: {
             data: components["schemas"]["Venue"];
@@ -1712,11 +1744,10 @@ export interface components {
             cover_image: string | null;
         };
         /**
-         * @description Where the spa is: in a hotel, or on its own. Open to additions: a minor version may add values, so handle an unknown value without failing: show it as a spa.
+         * @description Where the spa is: in a hotel, or on its own. Open to additions: a minor version may add values, so handle an unknown value without failing: show it as a spa. Known values: `hotel`, `spa`.
          * @example hotel
-         * @enum {string}
          */
-        VenueType: "hotel" | "spa";
+        VenueType: string;
         /** @description The booking as it is after the change, in the shape GET /v1/bookings/{booking_id} answers */
         WebhookEventData: {
             booking: components["schemas"]["Booking"];
@@ -1724,7 +1755,7 @@ export interface components {
     };
     responses: {
         /** @description Bad request: `error` names the first bad field of path, query or body; `details` lists every problem */
-        BadRequest: {
+        BadRequestResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1737,7 +1768,7 @@ export interface components {
             };
         };
         /** @description Internal server error: nothing about it is shown; quote request_id to support */
-        InternalServerError: {
+        InternalServerErrorResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1750,7 +1781,7 @@ export interface components {
             };
         };
         /** @description The request body is over 100 kB */
-        PayloadTooLarge: {
+        PayloadTooLargeResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1763,7 +1794,7 @@ export interface components {
             };
         };
         /** @description The request body did not arrive within 10 s of its headers */
-        RequestTimeout: {
+        RequestTimeoutResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1776,7 +1807,7 @@ export interface components {
             };
         };
         /** @description `Insufficient scope` with `missing` (the scopes the key lacks) */
-        ScopeForbidden: {
+        ScopeForbiddenResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1789,7 +1820,7 @@ export interface components {
             };
         };
         /** @description The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds */
-        ServiceUnavailable: {
+        ServiceUnavailableResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1803,7 +1834,7 @@ export interface components {
             };
         };
         /** @description Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds */
-        TooManyRequests: {
+        TooManyRequestsResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1817,7 +1848,7 @@ export interface components {
             };
         };
         /** @description `Missing API key`, or `Invalid or revoked API key` */
-        Unauthorized: {
+        UnauthorizedResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -1827,7 +1858,7 @@ export interface components {
             };
         };
         /** @description The body has a Content-Encoding the server does not decode */
-        UnsupportedContentEncoding: {
+        UnsupportedContentEncodingResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1840,7 +1871,7 @@ export interface components {
             };
         };
         /** @description `Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden` (a venue of another organisation, or one the key is not restricted to) */
-        VenueForbidden: {
+        VenueForbiddenResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1849,11 +1880,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["InsufficientScopeError"] | components["schemas"]["ForbiddenError"];
+                "application/json": components["schemas"]["AccessDeniedError"];
             };
         };
         /** @description `Venue not found` */
-        VenueNotFound: {
+        VenueNotFoundResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1866,7 +1897,7 @@ export interface components {
             };
         };
         /** @description `Venue not found`, or `Variant not found` */
-        VenueOrVariantNotFound: {
+        VenueOrVariantNotFoundResponse: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1875,16 +1906,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["VenueNotFoundError"] | components["schemas"]["VariantNotFoundError"];
+                "application/json": components["schemas"]["NotFoundError"];
             };
         };
     };
     parameters: {
-        /**
-         * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-         * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-         */
-        XRequestId: string;
         /** @description page: integer of at least 1, default 1 */
         Page: number;
         /** @description page_size: integer from 1 to 100, default 20 */
@@ -1945,7 +1971,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "venues.list": {
+    listVenues: {
         parameters: {
             query?: {
                 /** @description page: integer of at least 1, default 1 */
@@ -1953,13 +1979,7 @@ export interface operations {
                 /** @description page_size: integer from 1 to 100, default 20 */
                 page_size?: components["parameters"]["PageSize"];
             };
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2032,23 +2052,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ScopeForbidden"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["ScopeForbiddenResponse"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "venues.get": {
+    getVenue: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Venue UUID or slug */
                 venue_id: components["parameters"]["VenueId"];
@@ -2147,25 +2161,19 @@ export interface operations {
                     "application/json": components["schemas"]["VenueResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["VenueForbidden"];
-            404: components["responses"]["VenueNotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            400: components["responses"]["BadRequestResponse"];
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["VenueForbiddenResponse"];
+            404: components["responses"]["VenueNotFoundResponse"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "treatments.list": {
+    listTreatments: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Venue UUID or slug */
                 venue_id: components["parameters"]["VenueId"];
@@ -2214,16 +2222,16 @@ export interface operations {
                     "application/json": components["schemas"]["TreatmentListResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["VenueForbidden"];
-            404: components["responses"]["VenueNotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            400: components["responses"]["BadRequestResponse"];
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["VenueForbiddenResponse"];
+            404: components["responses"]["VenueNotFoundResponse"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "customers.list": {
+    listCustomers: {
         parameters: {
             query?: {
                 /** @description page: integer of at least 1, default 1 */
@@ -2233,13 +2241,7 @@ export interface operations {
                 /** @description Exact email, case-insensitive */
                 email?: components["parameters"]["Email"];
             };
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Venue UUID or slug */
                 venue_id: components["parameters"]["VenueId"];
@@ -2307,15 +2309,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["VenueForbidden"];
-            404: components["responses"]["VenueNotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["VenueForbiddenResponse"];
+            404: components["responses"]["VenueNotFoundResponse"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "customers.bookings": {
+    listCustomerBookings: {
         parameters: {
             query?: {
                 /** @description page: integer of at least 1, default 1 */
@@ -2323,13 +2325,7 @@ export interface operations {
                 /** @description page_size: integer from 1 to 100, default 20 */
                 page_size?: components["parameters"]["PageSize"];
             };
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Venue UUID or slug */
                 venue_id: components["parameters"]["VenueId"];
@@ -2415,8 +2411,8 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["VenueForbidden"];
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["VenueForbiddenResponse"];
             /** @description `Venue not found`, or `Customer not found in this venue` */
             404: {
                 headers: {
@@ -2427,15 +2423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VenueNotFoundError"] | components["schemas"]["CustomerNotFoundError"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "availability.variant": {
+    getVariantAvailability: {
         parameters: {
             query?: {
                 /** @description Venue-local calendar date, YYYY-MM-DD */
@@ -2447,13 +2443,7 @@ export interface operations {
                 /** @description guest_count: integer from 1 to 20, default 1 */
                 guest_count?: components["parameters"]["GuestCount"];
             };
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Venue UUID or slug */
                 venue_id: components["parameters"]["VenueId"];
@@ -2523,24 +2513,18 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["VenueForbidden"];
-            404: components["responses"]["VenueOrVariantNotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["VenueForbiddenResponse"];
+            404: components["responses"]["VenueOrVariantNotFoundResponse"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "bookings.get": {
+    getBooking: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
                 booking_id: components["parameters"]["BookingId"];
@@ -2591,8 +2575,8 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["BadRequestResponse"];
+            401: components["responses"]["UnauthorizedResponse"];
             /** @description `Insufficient scope` with `missing`, or `Forbidden`: a booking of another organisation, or of a venue your key is not restricted to */
             403: {
                 headers: {
@@ -2603,7 +2587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InsufficientScopeError"] | components["schemas"]["ForbiddenError"];
+                    "application/json": components["schemas"]["AccessDeniedError"];
                 };
             };
             /** @description `Booking not found` */
@@ -2632,28 +2616,22 @@ export interface operations {
                     "application/json": components["schemas"]["AmbiguousExternalIdError"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "bookings.create": {
+    createBooking: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Venue UUID or slug */
                 venue_id: components["parameters"]["VenueId"];
             };
             cookie?: never;
         };
-        /** @description What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged */
+        /** @description What POST /v1/venues/{venue_id}/bookings takes: a slot of availability, the guest, and what the partner charged (price_paid: in the venue currency, at most 1000000000; stored as the authoritative total_price) */
         requestBody: {
             content: {
                 /**
@@ -2791,10 +2769,10 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["VenueForbidden"];
-            404: components["responses"]["VenueOrVariantNotFound"];
-            408: components["responses"]["RequestTimeout"];
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["VenueForbiddenResponse"];
+            404: components["responses"]["VenueOrVariantNotFoundResponse"];
+            408: components["responses"]["RequestTimeoutResponse"];
             /** @description `slot_unavailable`: start_at is not a slot availability lists now (taken meanwhile, or never listed: check it against start_at of a slot); or `duplicate_external_id` while a first request with that external_id is in flight (retry it) */
             409: {
                 headers: {
@@ -2805,11 +2783,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SlotUnavailableError"] | components["schemas"]["DuplicateExternalIdError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedContentEncoding"];
+            413: components["responses"]["PayloadTooLargeResponse"];
+            415: components["responses"]["UnsupportedContentEncodingResponse"];
             /** @description price_paid.currency must equal the venue currency */
             422: {
                 headers: {
@@ -2823,21 +2801,15 @@ export interface operations {
                     "application/json": components["schemas"]["CurrencyMismatchError"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
-    "bookings.cancel": {
+    cancelBooking: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description Your id for this request (1 to 128 characters of A-Z a-z 0-9 . _ : -), echoed in the answer and the server logs; without it, or when it is not sane, the server makes a UUID.
-                 * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
+            header?: never;
             path: {
                 /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
                 booking_id: components["parameters"]["BookingId"];
@@ -2933,7 +2905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["UnauthorizedResponse"];
             /** @description `Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access) */
             403: {
                 headers: {
@@ -2944,7 +2916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InsufficientScopeError"] | components["schemas"]["BookingForbiddenError"];
+                    "application/json": components["schemas"]["AccessDeniedError"];
                 };
             };
             /** @description `BOOKING_NOT_FOUND` */
@@ -2960,7 +2932,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingNotFoundError"];
                 };
             };
-            408: components["responses"]["RequestTimeout"];
+            408: components["responses"]["RequestTimeoutResponse"];
             /** @description `AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; cancel by UUID */
             409: {
                 headers: {
@@ -2974,8 +2946,8 @@ export interface operations {
                     "application/json": components["schemas"]["AmbiguousExternalIdError"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedContentEncoding"];
+            413: components["responses"]["PayloadTooLargeResponse"];
+            415: components["responses"]["UnsupportedContentEncodingResponse"];
             /** @description `BOOKING_ALREADY_CANCELLED`: already cancelled, completed or no-show */
             422: {
                 headers: {
@@ -2989,9 +2961,12 @@ export interface operations {
                     "application/json": components["schemas"]["BookingAlreadyCancelledError"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AvailabilityVariantData, AvailabilityVariantErrors, AvailabilityVariantResponses, BookingsCancelData, BookingsCancelErrors, BookingsCancelResponses, BookingsCreateData, BookingsCreateErrors, BookingsCreateResponses, BookingsGetData, BookingsGetErrors, BookingsGetResponses, CustomersBookingsData, CustomersBookingsErrors, CustomersBookingsResponses, CustomersListData, CustomersListErrors, CustomersListResponses, TreatmentsListData, TreatmentsListErrors, TreatmentsListResponses, VenuesGetData, VenuesGetErrors, VenuesGetResponses, VenuesListData, VenuesListErrors, VenuesListResponses } from './types.gen.js';
+import type { CancelBookingData, CancelBookingErrors, CancelBookingResponses, CreateBookingData, CreateBookingErrors, CreateBookingResponses, GetBookingData, GetBookingErrors, GetBookingResponses, GetVariantAvailabilityData, GetVariantAvailabilityErrors, GetVariantAvailabilityResponses, GetVenueData, GetVenueErrors, GetVenueResponses, ListCustomerBookingsData, ListCustomerBookingsErrors, ListCustomerBookingsResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListTreatmentsData, ListTreatmentsErrors, ListTreatmentsResponses, ListVenuesData, ListVenuesErrors, ListVenuesResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -25,7 +25,7 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  *
  * Required scope: `venues:read`.
  */
-export const venuesList = <ThrowOnError extends boolean = false>(options?: Options<VenuesListData, ThrowOnError>) => (options?.client ?? client).get<VenuesListResponses, VenuesListErrors, ThrowOnError>({
+export const listVenues = <ThrowOnError extends boolean = false>(options?: Options<ListVenuesData, ThrowOnError>) => (options?.client ?? client).get<ListVenuesResponses, ListVenuesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues',
     ...options
@@ -38,7 +38,7 @@ export const venuesList = <ThrowOnError extends boolean = false>(options?: Optio
  *
  * Required scope: `venues:read`.
  */
-export const venuesGet = <ThrowOnError extends boolean = false>(options: Options<VenuesGetData, ThrowOnError>) => (options.client ?? client).get<VenuesGetResponses, VenuesGetErrors, ThrowOnError>({
+export const getVenue = <ThrowOnError extends boolean = false>(options: Options<GetVenueData, ThrowOnError>) => (options.client ?? client).get<GetVenueResponses, GetVenueErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}',
     ...options
@@ -51,7 +51,7 @@ export const venuesGet = <ThrowOnError extends boolean = false>(options: Options
  *
  * Required scope: `treatments:read`.
  */
-export const treatmentsList = <ThrowOnError extends boolean = false>(options: Options<TreatmentsListData, ThrowOnError>) => (options.client ?? client).get<TreatmentsListResponses, TreatmentsListErrors, ThrowOnError>({
+export const listTreatments = <ThrowOnError extends boolean = false>(options: Options<ListTreatmentsData, ThrowOnError>) => (options.client ?? client).get<ListTreatmentsResponses, ListTreatmentsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/treatments',
     ...options
@@ -64,7 +64,7 @@ export const treatmentsList = <ThrowOnError extends boolean = false>(options: Op
  *
  * Required scope: `customers:read`.
  */
-export const customersList = <ThrowOnError extends boolean = false>(options: Options<CustomersListData, ThrowOnError>) => (options.client ?? client).get<CustomersListResponses, CustomersListErrors, ThrowOnError>({
+export const listCustomers = <ThrowOnError extends boolean = false>(options: Options<ListCustomersData, ThrowOnError>) => (options.client ?? client).get<ListCustomersResponses, ListCustomersErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/customers',
     ...options
@@ -77,7 +77,7 @@ export const customersList = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Required scope: `bookings:read`.
  */
-export const customersBookings = <ThrowOnError extends boolean = false>(options: Options<CustomersBookingsData, ThrowOnError>) => (options.client ?? client).get<CustomersBookingsResponses, CustomersBookingsErrors, ThrowOnError>({
+export const listCustomerBookings = <ThrowOnError extends boolean = false>(options: Options<ListCustomerBookingsData, ThrowOnError>) => (options.client ?? client).get<ListCustomerBookingsResponses, ListCustomerBookingsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/customers/{customer_id}/bookings',
     ...options
@@ -90,20 +90,20 @@ export const customersBookings = <ThrowOnError extends boolean = false>(options:
  *
  * Required scope: `availability:read`.
  */
-export const availabilityVariant = <ThrowOnError extends boolean = false>(options: Options<AvailabilityVariantData, ThrowOnError>) => (options.client ?? client).get<AvailabilityVariantResponses, AvailabilityVariantErrors, ThrowOnError>({
+export const getVariantAvailability = <ThrowOnError extends boolean = false>(options: Options<GetVariantAvailabilityData, ThrowOnError>) => (options.client ?? client).get<GetVariantAvailabilityResponses, GetVariantAvailabilityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/availability/variants/{variant_id}',
     ...options
 });
 
 /**
- * Read one booking (preview)
+ * Read one booking
  *
  * Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.
  *
  * Required scope: `bookings:read`.
  */
-export const bookingsGet = <ThrowOnError extends boolean = false>(options: Options<BookingsGetData, ThrowOnError>) => (options.client ?? client).get<BookingsGetResponses, BookingsGetErrors, ThrowOnError>({
+export const getBooking = <ThrowOnError extends boolean = false>(options: Options<GetBookingData, ThrowOnError>) => (options.client ?? client).get<GetBookingResponses, GetBookingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/bookings/{booking_id}',
     ...options
@@ -116,7 +116,7 @@ export const bookingsGet = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Required scope: `bookings:write`.
  */
-export const bookingsCreate = <ThrowOnError extends boolean = false>(options: Options<BookingsCreateData, ThrowOnError>) => (options.client ?? client).post<BookingsCreateResponses, BookingsCreateErrors, ThrowOnError>({
+export const createBooking = <ThrowOnError extends boolean = false>(options: Options<CreateBookingData, ThrowOnError>) => (options.client ?? client).post<CreateBookingResponses, CreateBookingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/venues/{venue_id}/bookings',
     ...options,
@@ -133,7 +133,7 @@ export const bookingsCreate = <ThrowOnError extends boolean = false>(options: Op
  *
  * Required scope: `bookings:write`.
  */
-export const bookingsCancel = <ThrowOnError extends boolean = false>(options: Options<BookingsCancelData, ThrowOnError>) => (options.client ?? client).post<BookingsCancelResponses, BookingsCancelErrors, ThrowOnError>({
+export const cancelBooking = <ThrowOnError extends boolean = false>(options: Options<CancelBookingData, ThrowOnError>) => (options.client ?? client).post<CancelBookingResponses, CancelBookingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/bookings/{booking_id}/cancel',
     ...options,

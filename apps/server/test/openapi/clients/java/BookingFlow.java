@@ -17,23 +17,21 @@ import com.partnerbooking.client.AvailabilityApi;
 import com.partnerbooking.client.impl.AvailabilityApiImpl;
 import com.partnerbooking.client.impl.BookingsApiImpl;
 import com.partnerbooking.client.impl.VenuesApiImpl;
-import com.partnerbooking.client.model.AvailabilityResponse;
+import com.partnerbooking.client.model.Availability;
 import com.partnerbooking.client.model.Booking;
 import com.partnerbooking.client.model.BookingResponse;
 import com.partnerbooking.client.model.CancelBookingRequest;
 import com.partnerbooking.client.model.CreateBookingRequest;
 import com.partnerbooking.client.model.DayAvailability;
 import com.partnerbooking.client.model.Guest;
+import com.partnerbooking.client.model.Money;
+import com.partnerbooking.client.model.RangeAvailability;
 import com.partnerbooking.client.model.Slot;
 import com.partnerbooking.client.model.VenueSummary;
-import com.partnerbooking.client.params.AvailabilityVariantParams;
-import com.partnerbooking.client.params.BookingsCancelParams;
-import com.partnerbooking.client.params.BookingsCreateParams;
-import com.partnerbooking.client.params.BookingsGetParams;
-import com.partnerbooking.client.params.VenuesListParams;
+import com.partnerbooking.client.params.GetVariantAvailabilityParams;
+import com.partnerbooking.client.params.ListVenuesParams;
 import java.io.IOException;
 import java.lang.reflect.Method;
-import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
@@ -50,9 +48,10 @@ import org.jboss.resteasy.client.jaxrs.ResteasyClientBuilder;
 
 /**
  * A partner's Java program over the client openapi-generator-plus generates from docs/openapi.json: the booking flow
- * (list, availability, create, replay, read, cancel, cancel again, and a conflicting create), printed as one JSON
- * object that test/openapi/java-client.test.ts checks. Arguments: base URL, API key, venue id, variant id, date,
- * external id.
+ * (list, availability of a day and of a range, create, replay, read, cancel, cancel again, a conflicting create, a
+ * 404 for an unknown variant) and a booking with values its enums do not list, read from a second server, printed
+ * as one JSON object that test/openapi/java-client.test.ts checks. Arguments: base URL, API key, venue id, variant
+ * id, date, external id, the error schema names, and the base URL of the server that answers the new values.
  */
 public final class BookingFlow {
   public static void main(String[] args) throws Exception {
@@ -64,29 +63,28 @@ public final class BookingFlow {
     String externalId = args[5];
 
     ObjectMapper mapper = mapper();
-    // The JAX-RS client: RESTEasy with Jackson and the key on every request.
-    WebTarget target =
-        new ResteasyClientBuilder()
-            .register(new JacksonJsonProvider(mapper))
-            .register(
-                (javax.ws.rs.client.ClientRequestFilter)
-                    request -> request.getHeaders().putSingle("Authorization", "Bearer " + apiKey))
-            .build()
-            .target(baseUrl);
+    WebTarget target = target(baseUrl, apiKey, mapper);
     VenuesApi venues = new VenuesApiImpl(target);
     AvailabilityApi availability = new AvailabilityApiImpl(target);
     BookingsApi bookings = new BookingsApiImpl(target);
     Map<String, Object> report = new LinkedHashMap<>();
 
     List<String> slugs = new ArrayList<>();
-    for (VenueSummary venue : venues.venuesList(new VenuesListParams().pageSize(10)).getData()) {
+    for (VenueSummary venue : venues.listVenues(new ListVenuesParams().pageSize(10)).getData()) {
       slugs.add(venue.getSlug());
     }
     report.put("venueSlugs", slugs);
 
-    AvailabilityResponse.Data day =
-        availability.availabilityVariant(new AvailabilityVariantParams(venueId, variantId).date(date)).getData();
+    Availability day =
+        availability.getVariantAvailability(new GetVariantAvailabilityParams(venueId, variantId).date(date)).getData();
     report.put("availabilityClass", day.getClass().getSimpleName());
+    Availability range =
+        availability
+            .getVariantAvailability(new GetVariantAvailabilityParams(venueId, variantId).from(date).to(date.plusDays(2)))
+            .getData();
+    report.put(
+        "range",
+        Map.of("class", range.getClass().getSimpleName(), "days", ((RangeAvailability) range).getDays().size()));
     List<Slot> slots = ((DayAvailability) day).getSlots();
     Slot slot = slots.get(slots.size() - 1);
     report.put("slotStartAt", slot.getStartAt().toString());
@@ -97,44 +95,59 @@ public final class BookingFlow {
             .startAt(slot.getStartAt())
             .guest(new Guest().firstName("Claire").lastName("Martin").email("claire.martin@example.com"))
             .externalId(externalId)
-            .pricePaid(new CreateBookingRequest.PricePaid().amount(new BigDecimal("120")).currency("EUR"));
+            .pricePaid(new Money().amount(120).currency("EUR"));
     // 201: the booking is the method's return value.
-    Booking created = bookings.bookingsCreate(new BookingsCreateParams(venueId), body).getData();
-    report.put("created", Map.of("id", created.getId().toString(), "status", created.getStatus().value()));
+    Booking created = bookings.createBooking(venueId, body).getData();
+    report.put("created", Map.of("id", created.getId().toString(), "status", created.getStatus()));
     // 200 (a replay): the same return value, the same booking.
-    Booking replay = bookings.bookingsCreate(new BookingsCreateParams(venueId), body).getData();
+    Booking replay = bookings.createBooking(venueId, body).getData();
     report.put("replayId", replay.getId().toString());
 
     String byExternalId = "ext:" + externalId;
-    report.put("readId", bookings.bookingsGet(new BookingsGetParams(byExternalId)).getData().getId().toString());
+    report.put("readId", bookings.getBooking(byExternalId).getData().getId().toString());
 
     BookingResponse cancelled =
-        bookings.bookingsCancel(
-            new BookingsCancelParams(byExternalId), new CancelBookingRequest().reason("Guest changed plans"));
-    report.put("cancelledStatus", cancelled.getData().getStatus().value());
+        bookings.cancelBooking(byExternalId, new CancelBookingRequest().reason("Guest changed plans"));
+    report.put("cancelledStatus", cancelled.getData().getStatus());
 
     try {
-      bookings.bookingsCancel(new BookingsCancelParams(byExternalId), new CancelBookingRequest().reason("Again"));
+      bookings.cancelBooking(byExternalId, new CancelBookingRequest().reason("Again"));
       report.put("cancelAgain", "no exception");
-    } catch (BookingsApi.BookingsCancel422Exception e) {
-      report.put("cancelAgain", Map.of("exception", "BookingsCancel422Exception", "error", e.getEntity().getError().value()));
+    } catch (BookingsApi.CancelBooking422Exception e) {
+      report.put("cancelAgain", Map.of("exception", "CancelBooking422Exception", "error", e.getEntity().getError().value()));
     }
 
     // The slot again under another external id, while the first booking holds it: 409, slot_unavailable.
-    Booking holder =
-        bookings.bookingsCreate(new BookingsCreateParams(venueId), body.externalId(externalId + "-holder")).getData();
+    Booking holder = bookings.createBooking(venueId, body.externalId(externalId + "-holder")).getData();
     try {
-      bookings.bookingsCreate(new BookingsCreateParams(venueId), body.externalId(externalId + "-conflict"));
+      bookings.createBooking(venueId, body.externalId(externalId + "-conflict"));
       report.put("conflict", "no exception");
-    } catch (BookingsApi.BookingsCreate409Exception e) {
+    } catch (BookingsApi.CreateBooking409Exception e) {
       Object entity = e.getEntity();
       Object error = entity.getClass().getMethod("getError").invoke(entity);
       report.put(
           "conflict",
-          Map.of("exception", "BookingsCreate409Exception", "entity", entity.getClass().getSimpleName(), "error", error.toString()));
+          Map.of("exception", "CreateBooking409Exception", "entity", entity.getClass().getSimpleName(), "error", error.toString()));
     }
-    bookings.bookingsCancel(
-        new BookingsCancelParams(holder.getId().toString()), new CancelBookingRequest().reason("Test over"));
+    bookings.cancelBooking(holder.getId().toString(), new CancelBookingRequest().reason("Test over"));
+
+    // A 404 of a route with two 404 bodies: the base (NotFoundError) picks VariantNotFoundError by `error`.
+    try {
+      availability.getVariantAvailability(new GetVariantAvailabilityParams(venueId, UUID.randomUUID()).date(date));
+      report.put("unknownVariant", "no exception");
+    } catch (AvailabilityApi.GetVariantAvailability404Exception e) {
+      Object entity = e.getEntity();
+      Object error = entity.getClass().getMethod("getError").invoke(entity);
+      report.put(
+          "unknownVariant",
+          Map.of("entity", entity.getClass().getSimpleName(), "error", error.toString(), "requestId", e.getEntity().getRequestId()));
+    }
+
+    // A booking whose status, client_type and payment_status are values this client was generated without.
+    Booking future = new BookingsApiImpl(target(args[7], apiKey, mapper)).getBooking(created.getId().toString()).getData();
+    report.put(
+        "newValues",
+        Map.of("status", future.getStatus(), "clientType", future.getClientType(), "paymentStatus", future.getPaymentStatus()));
 
     // Which generated error classes expose `error`.
     List<String> withError = new ArrayList<>();
@@ -149,6 +162,17 @@ public final class BookingFlow {
     report.put("errorClassesWithoutError", withoutError);
 
     System.out.println(mapper.writeValueAsString(report));
+  }
+
+  /** The JAX-RS client: RESTEasy with Jackson and the key on every request. */
+  private static WebTarget target(String baseUrl, String apiKey, ObjectMapper mapper) {
+    return new ResteasyClientBuilder()
+        .register(new JacksonJsonProvider(mapper))
+        .register(
+            (javax.ws.rs.client.ClientRequestFilter)
+                request -> request.getHeaders().putSingle("Authorization", "Bearer " + apiKey))
+        .build()
+        .target(baseUrl);
   }
 
   /**
