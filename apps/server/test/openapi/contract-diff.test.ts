@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Change, diffContract } from '../../src/openapi/contract-diff/index.js';
-import { type Edit, enumHolder, ISSUE_EDITS, OTHER_EDITS } from './contract-edits.js';
+import { type Edit, changeEnum, ISSUE_EDITS, OTHER_EDITS } from './contract-edits.js';
 import { documentAt, type Json } from './release-fixture.js';
 
 const report = (changes: Change[]) =>
@@ -37,6 +37,21 @@ describe('the contract comparison', () => {
     expect(report(prose)).toBe('(no change found)');
   });
 
+  it('reads a subclass (allOf of its base, its own fields beside) as the base and its own fields together', () => {
+    // The same body written flat, then as a subclass of the 403 base: the wire is the same, so nothing changed.
+    const flat = documentAt('1.0.0');
+    const subclass = flat.components.schemas.InsufficientScopeError;
+    const base = flat.components.schemas[String(subclass.allOf[0].$ref).split('/').at(-1)!];
+    const { allOf: _allOf, ...own } = subclass;
+    flat.components.schemas.InsufficientScopeError = {
+      ...own,
+      properties: { ...base.properties, ...own.properties },
+      required: [...new Set([...base.required, ...own.required])],
+    };
+    const changes = diffContract(flat, documentAt('1.0.0'));
+    expect(changes.filter((change) => change.severity === 'breaking').map((change) => change.id)).toEqual([]);
+  });
+
   it('names one change of a shared schema once, with every operation and webhook that carries it', () => {
     const [change] = changed(ISSUE_EDITS[0]!.apply);
     expect(change?.where, report(changed(ISSUE_EDITS[0]!.apply))).toEqual(
@@ -49,7 +64,7 @@ describe('the contract comparison', () => {
   });
 
   it('takes a value added to an enum of an answer declared open to additions as additive, and says by which rule', () => {
-    const changes = changed((document) => enumHolder(document, 'BookingStatus').enum.push('on_hold'));
+    const changes = changed((document) => changeEnum(document, 'BookingStatus', (values) => [...values, 'on_hold']));
     expect(
       changes.map((change) => `${change.severity}: ${change.id}`),
       report(changes),

@@ -9,11 +9,14 @@ export interface Edit {
 
 const schemas = (document: Json) => document.components.schemas as Record<string, Json>;
 const without = (list: string[] | undefined, name: string) => (list ?? []).filter((item) => item !== name);
-/** The schema that holds a named enum's values: the component itself, or its enum member when it is declared open with anyOf. */
-export const enumHolder = (document: Json, name: string): Json => {
+/** Changes a named enum's values where the document keeps them: `enum`, `x-extensible-enum` (an open one), or the enum member of an `anyOf`. */
+export const changeEnum = (document: Json, name: string, change: (values: string[]) => string[]): void => {
   const schema = schemas(document)[name]!;
   const members = (schema.anyOf ?? schema.oneOf ?? []) as Json[];
-  return schema.enum ? schema : members.find((member) => Array.isArray(member.enum))!;
+  const holder =
+    schema.enum || schema['x-extensible-enum'] ? schema : members.find((member) => Array.isArray(member.enum))!;
+  const key = holder.enum ? 'enum' : 'x-extensible-enum';
+  holder[key] = change(holder[key] as string[]);
 };
 const webhookEvents = (document: Json) =>
   Object.values(document['x-webhooks'] as Json).map((item) =>
@@ -39,10 +42,11 @@ export const ISSUE_EDITS: Edit[] = [
   {
     name: 'cancelled_by narrowed to partner',
     apply: (document) => {
-      enumHolder(document, 'CancelledBy').enum = ['partner'];
+      schemas(document).CancelBookingRequest!.properties.cancelled_by.enum = ['partner'];
+      changeEnum(document, 'CancelledBy', () => ['partner']);
     },
     ids: () => [
-      'request enum value removed: CancelledBy "customer"',
+      'request enum value removed: CancelBookingRequest.cancelled_by "customer"',
       'response enum value removed: CancelledBy "customer"',
     ],
   },
@@ -96,8 +100,7 @@ export const OTHER_EDITS: Edit[] = [
   {
     name: 'an enum of an answer narrowed',
     apply: (document) => {
-      const status = enumHolder(document, 'BookingStatus');
-      status.enum = without(status.enum, 'no_show');
+      changeEnum(document, 'BookingStatus', (values) => without(values, 'no_show'));
     },
     ids: () => ['response enum value removed: BookingStatus "no_show"'],
   },

@@ -82,8 +82,14 @@ function mergeAllOf(document: Json, node: SchemaNode, members: unknown[]): Schem
   const resolved = members.map((member) => resolveSchema(document, member)).filter((member) => member !== undefined);
   if (resolved.length === 1) {
     const [only] = resolved;
+    // A subclass (`allOf: [base]` with its own fields beside it) has the base's fields and its own together.
+    const own = { ...rest };
+    if (isObject(rest.properties) && isObject(only!.schema.properties))
+      own.properties = { ...only!.schema.properties, ...rest.properties };
+    if (Array.isArray(rest.required) && Array.isArray(only!.schema.required))
+      own.required = [...new Set([...(only!.schema.required as string[]), ...(rest.required as string[])])];
     return {
-      schema: { ...only!.schema, ...rest },
+      schema: { ...only!.schema, ...own },
       name: only!.name ?? node.name,
       beside: new Set([...Object.keys(rest), ...only!.beside]),
       open: only!.open,
