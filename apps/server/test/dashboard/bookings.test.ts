@@ -146,7 +146,12 @@ describe('bookings from the dashboard: list, detail, acceptance, complete, no-sh
     );
     const early = await as(admin).complete({ params: { id: b.id } });
     expect(early.status).toBe(409);
-    expect(errorOf(early)).toMatch(/can be marked completed only once it has started/);
+    // In the desk's terms: the booking's number and its start in the venue's own time, never an id or a UTC instant.
+    expect(early.body).toEqual({
+      error: `Booking #${b.booking_number} starts on 2026-11-25 at 09:00 (${f.venue.name} time): mark it completed once it has started.`,
+      code: 'not_started',
+      request_id: 'req-test',
+    });
     const audited = (await auditRows(ctx.db, f.organisation.id)).filter((r) => r.target_id === b.id);
     expect(audited.map((r) => r.action)).toEqual(['booking.acceptance_recorded']);
   });
