@@ -9,33 +9,48 @@ import { Badge } from './Badge.js';
 import { type Column, DataTable } from './DataTable.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { Empty } from './States.js';
+import { useToast } from './Toasts.js';
 
 type Delivery = z.infer<typeof WebhookDelivery>;
 
 const attemptColumns = (timeZone: string): Column<Delivery['attempts'][number]>[] => [
-  { label: 'Attempt', cell: (attempt) => attempt.attempt },
+  { label: 'Attempt', cell: (attempt) => `${attempt.attempt}${attempt.manual ? ' (manual)' : ''}` },
   { label: 'When', cell: (attempt) => formatLogTime(attempt.attempted_at, timeZone) },
   { label: 'Answer', cell: (attempt) => (attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`) },
   { label: 'Duration', cell: (attempt) => formatDuration(attempt.duration_ms) },
   { label: 'Error', cell: (attempt) => attempt.error ?? '—' },
 ];
 
+/**
+ * Replays this delivery to its endpoint alone. The outcome is a toast, not a line in the card: the replayed
+ * delivery is pending again and may leave a list filtered on its old status, card and all.
+ */
 function Replay({ delivery }: { delivery: Delivery }) {
   const queryClient = useQueryClient();
+  const toast = useToast();
   const replay = useMutation({
-    mutationFn: () => ok(api.webhookDeliveries.replay({ params: { event_id: delivery.event_id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] }),
+    mutationFn: () =>
+      ok(
+        api.webhookDeliveries.replay({
+          params: { event_id: delivery.event_id },
+          body: { endpoint_id: delivery.endpoint.id },
+        }),
+      ),
+    onSuccess: async ({ data }) => {
+      toast(
+        data.deliveries === 0
+          ? `${delivery.event_type} was not queued again: ${delivery.endpoint.url} is disabled.`
+          : `${delivery.event_type} queued again for ${delivery.endpoint.url}.`,
+      );
+      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
+      await queryClient.invalidateQueries({ queryKey: ['booking'] });
+    },
   });
   return (
     <>
       <button type="button" onClick={() => replay.mutate()} disabled={replay.isPending}>
-        {replay.isPending ? 'Replaying…' : 'Replay'}
+        {replay.isPending ? 'Replaying…' : 'Replay to this endpoint'}
       </button>
-      {replay.data && (
-        <span role="status" className="notice-inline">
-          Queued again for {replay.data.data.deliveries} endpoint{replay.data.data.deliveries === 1 ? '' : 's'}.
-        </span>
-      )}
       {replay.isError && <ErrorNotice error={replay.error} />}
     </>
   );

@@ -8,6 +8,7 @@ import { useMe } from '../api/session.js';
 import { OneTimeSecret } from '../components/CopyButton.js';
 import { type Column, DataTable } from '../components/DataTable.js';
 import { ConfirmDialog } from '../components/Dialog.js';
+import { EmailAddress } from '../components/EmailAddress.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
@@ -99,7 +100,7 @@ function PeoplePanel() {
     onSettled: () => setRemoving(undefined),
   });
   const columns: Column<z.infer<typeof User>>[] = [
-    { label: 'Email', cell: (user) => user.email },
+    { label: 'Email', cell: (user) => <EmailAddress address={user.email} /> },
     { label: 'Role', cell: (user) => user.role },
     {
       label: 'Venues',
