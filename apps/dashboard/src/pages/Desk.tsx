@@ -31,7 +31,9 @@ function useDeskUpdates(onChange: () => void): boolean {
   changed.current = onChange;
   useEffect(() => {
     const source = new EventSource(DESK_EVENTS_PATH);
-    source.addEventListener('ready', (event) => setLive((JSON.parse(event.data) as { live: boolean }).live));
+    source.addEventListener('ready', (event: MessageEvent<string>) =>
+      setLive((JSON.parse(event.data) as { live: boolean }).live),
+    );
     source.addEventListener('change', () => changed.current());
     source.addEventListener('ended', () => {
       source.close();
