@@ -7,6 +7,7 @@ import { Badge } from '../components/Badge.js';
 import { Layout } from '../components/Layout.js';
 import { Empty, QueryView } from '../components/States.js';
 import { localDate } from '../lib/dates.js';
+import { useT } from '../i18n/i18n.js';
 import { formatPercent } from '../lib/format.js';
 
 type Venue = Me['venues'][number];
@@ -25,11 +26,12 @@ function Counts({
   to: string;
   counts: Counts;
 }) {
+  const t = useT();
   if (counts.total === 0)
     return (
       <div className="counts">
         <h4>{label}</h4>
-        <Empty>No bookings.</Empty>
+        <Empty>{t('overview.none')}</Empty>
       </div>
     );
   return (
@@ -37,7 +39,7 @@ function Counts({
       <h4>{label}</h4>
       <p>
         <Link href={`/bookings?venue=${venue.id}&from=${from}&to=${to}`}>
-          {counts.total} booking{counts.total === 1 ? '' : 's'}
+          {t.plural('overview.bookings', counts.total)}
         </Link>
       </p>
       <ul className="inline-list">
@@ -58,6 +60,7 @@ function loadOverview() {
 }
 
 function VenueCard({ venue, counts }: { venue: Venue; counts: OverviewData['venues'][number] | undefined }) {
+  const t = useT();
   const today = localDate(venue.timezone);
   return (
     <section className="card" aria-labelledby={`venue-${venue.id}`}>
@@ -67,10 +70,10 @@ function VenueCard({ venue, counts }: { venue: Venue; counts: OverviewData['venu
       </p>
       {counts && (
         <div className="counts-row">
-          <Counts venue={venue} label="Today" from={today} to={today} counts={counts.today} />
+          <Counts venue={venue} label={t('overview.today')} from={today} to={today} counts={counts.today} />
           <Counts
             venue={venue}
-            label="Next 7 days"
+            label={t('overview.next7')}
             from={localDate(venue.timezone, 1)}
             to={localDate(venue.timezone, 7)}
             counts={counts.next_7_days}
@@ -82,22 +85,26 @@ function VenueCard({ venue, counts }: { venue: Venue; counts: OverviewData['venu
 }
 
 function FailingEndpoints({ endpoints }: { endpoints: NonNullable<OverviewData['endpoints']> }) {
+  const t = useT();
   return (
     <section className="card" aria-labelledby="failing-endpoints">
-      <h2 id="failing-endpoints">Webhook endpoints</h2>
+      <h2 id="failing-endpoints">{t('overview.endpoints')}</h2>
       {endpoints.total === 0 ? (
         <Empty>
-          No endpoints yet. <Link href="/webhooks">Add one</Link> to hear about bookings as they change.
+          {t('overview.noEndpoints')} <Link href="/webhooks">{t('overview.addOne')}</Link>
         </Empty>
       ) : endpoints.not_active.length === 0 ? (
-        <p>All {endpoints.total} endpoints are delivering.</p>
+        <p>{t('overview.allDelivering', { count: endpoints.total })}</p>
       ) : (
         <ul>
           {endpoints.not_active.map((endpoint) => (
             <li key={endpoint.id}>
               <Badge value={endpoint.state} /> <code>{endpoint.url}</code>
-              {endpoint.success_rate !== null && ` · ${formatPercent(endpoint.success_rate)} delivered in 7 days`}{' '}
-              <Link href={`/webhooks/deliveries?endpoint_id=${endpoint.id}&status=failed`}>See failures</Link>
+              {endpoint.success_rate !== null &&
+                ` · ${t('overview.delivered7', { rate: formatPercent(endpoint.success_rate) })}`}{' '}
+              <Link href={`/webhooks/deliveries?endpoint_id=${endpoint.id}&status=failed`}>
+                {t('overview.seeFailures')}
+              </Link>
             </li>
           ))}
         </ul>
@@ -109,18 +116,19 @@ function FailingEndpoints({ endpoints }: { endpoints: NonNullable<OverviewData['
 /** The overview in one call whatever the number of venues: counts by status per venue, and endpoints' health. */
 export function OverviewPage() {
   const me = useMe();
+  const t = useT();
   const overview = useQuery({ queryKey: ['bookings', 'overview'], queryFn: loadOverview });
   return (
-    <Layout title="Overview">
+    <Layout title={t('overview.title')}>
       <p>
         <strong>{me.organisation.name}</strong> <span className="muted">({me.organisation.slug})</span>
       </p>
-      <h2>Venues</h2>
-      <QueryView query={overview} what="the overview">
+      <h2>{t('overview.venues')}</h2>
+      <QueryView query={overview} what={t('overview.title')}>
         {({ data }) => (
           <>
             {me.venues.length === 0 ? (
-              <Empty>No venues yet. The operator imports them with the venue data file.</Empty>
+              <Empty>{t('overview.noVenues')}</Empty>
             ) : (
               <div className="grid">
                 {me.venues.map((venue) => (
