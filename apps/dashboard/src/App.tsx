@@ -8,6 +8,7 @@ import { Loading } from './components/States.js';
 import { ToastProvider } from './components/Toasts.js';
 import { I18nProvider } from './i18n/i18n.js';
 import { AcceptInvitationPage } from './pages/AcceptInvitation.js';
+import { AccountPage } from './pages/Account.js';
 import { ApiKeyPage } from './pages/ApiKey.js';
 import { AuditPage } from './pages/Audit.js';
 import { BookingPage } from './pages/Booking.js';
@@ -77,6 +78,7 @@ const signedIn: [string, ComponentType][] = [
   ['/desk', DeskPage],
   ['/people', PeoplePage],
   ['/audit', AuditPage],
+  ['/account', AccountPage],
 ];
 
 export function App() {

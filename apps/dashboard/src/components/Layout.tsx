@@ -17,6 +17,7 @@ const NAV: NavItem[] = [
   { href: '/webhooks', label: 'nav.webhooks', adminOnly: true },
   { href: '/people', label: 'nav.people', adminOnly: true },
   { href: '/audit', label: 'nav.audit', adminOnly: true },
+  { href: '/account', label: 'nav.account' },
 ];
 
 /**
