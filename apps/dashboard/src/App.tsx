@@ -19,6 +19,7 @@ import { NotFoundPage } from './pages/NotFound.js';
 import { OverviewPage } from './pages/Overview.js';
 import { PeoplePage } from './pages/People.js';
 import { SignInPage } from './pages/SignIn.js';
+import { WebhookEndpointPage } from './pages/WebhookEndpoint.js';
 import { WebhooksPage } from './pages/Webhooks.js';
 
 const queryClient = new QueryClient({
@@ -73,6 +74,7 @@ const signedIn: [string, ComponentType][] = [
   ['/key', ApiKeyPage],
   ['/webhooks', WebhooksPage],
   ['/webhooks/deliveries', DeliveriesPage],
+  ['/webhooks/:id', WebhookEndpointPage],
   ['/bookings', BookingsPage],
   ['/bookings/:id', BookingPage],
   ['/desk', DeskPage],

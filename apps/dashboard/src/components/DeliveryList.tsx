@@ -1,5 +1,6 @@
 import type { WebhookDelivery } from '@spa/contract/dashboard';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api/client.js';
@@ -8,7 +9,7 @@ import { formatDuration, formatLogTime } from '../lib/format.js';
 import { Badge } from './Badge.js';
 import { type Column, DataTable } from './DataTable.js';
 import { ErrorNotice } from './ErrorNotice.js';
-import { Empty } from './States.js';
+import { Empty, QueryView } from './States.js';
 import { useToast } from './Toasts.js';
 
 type Delivery = z.infer<typeof WebhookDelivery>;
@@ -56,6 +57,56 @@ function Replay({ delivery }: { delivery: Delivery }) {
   );
 }
 
+/** The body sent and each attempt's answer (its first 4 kB), read when asked for. */
+function DeliveryDetail({ delivery }: { delivery: Delivery }) {
+  const [open, setOpen] = useState(false);
+  const detail = useQuery({
+    enabled: open,
+    queryKey: ['webhook-deliveries', 'detail', delivery.event_id, delivery.endpoint.id],
+    queryFn: () =>
+      ok(
+        api.webhookDeliveries.get({
+          params: { event_id: delivery.event_id, endpoint_id: delivery.endpoint.id },
+        }),
+      ),
+  });
+  return (
+    <div className="delivery-detail">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? 'Hide the request and answers' : 'Show the request and answers'}
+      </button>
+      {open && (
+        <QueryView query={detail} what="the delivery">
+          {({ data }) => (
+            <>
+              <h4>Request body</h4>
+              <pre>{pretty(data.request_body)}</pre>
+              {data.attempts.map((attempt) => (
+                <div key={attempt.attempt}>
+                  <h4>
+                    Answer to attempt {attempt.attempt}
+                    {attempt.manual ? ' (manual)' : ''}:{' '}
+                    {attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`}
+                  </h4>
+                  {attempt.response_body ? <pre>{attempt.response_body}</pre> : <p className="muted">No body.</p>}
+                </div>
+              ))}
+            </>
+          )}
+        </QueryView>
+      )}
+    </div>
+  );
+}
+
+function pretty(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+}
+
 /** Deliveries with every attempt (when, answer, duration, error); `canReplay` for admins. */
 export function DeliveryList({
   deliveries,
@@ -98,6 +149,7 @@ export function DeliveryList({
               <Replay delivery={delivery} />
             </div>
           )}
+          {canReplay && <DeliveryDetail delivery={delivery} />}
         </li>
       ))}
     </ul>

@@ -126,7 +126,10 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
   return (
     <li className="card endpoint">
       <p className="endpoint-url">
-        <code>{endpoint.url}</code> <Badge value={endpoint.state} />
+        <Link href={`/webhooks/${endpoint.id}`} aria-label={`Endpoint ${endpoint.url}`}>
+          <code>{endpoint.url}</code>
+        </Link>{' '}
+        <Badge value={endpoint.state} />
       </p>
       <p className="muted">
         {endpoint.events.length === 0 ? 'Every event' : endpoint.events.join(', ')} ·{' '}
