@@ -1,3 +1,4 @@
+import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { error } from '../support/api.js';
 import { bookingBody, type CreateBody, makeBookableVenue } from '../support/booking-fixture.js';
@@ -147,8 +148,10 @@ describe('bookings from the dashboard: list, detail, acceptance, complete, no-sh
     const early = await as(admin).complete({ params: { id: b.id } });
     expect(early.status).toBe(409);
     // In the desk's terms: the booking's number and its start in the venue's own time, never an id or a UTC instant.
+    const local = Temporal.Instant.from(b.start_at).toZonedDateTimeISO('Europe/Paris');
+    const when = `${local.toPlainDate().toString()} at ${local.toPlainTime().toString({ smallestUnit: 'minute' })}`;
     expect(early.body).toEqual({
-      error: `Booking #${b.booking_number} starts on 2026-11-25 at 09:00 (${f.venue.name} time): mark it completed once it has started.`,
+      error: `Booking #${b.booking_number} starts on ${when} (${f.venue.name} time): mark it completed once it has started.`,
       code: 'not_started',
       request_id: 'req-test',
     });
