@@ -216,7 +216,7 @@ export async function replayEvent(
   db: Db,
   eventId: string,
   now: Temporal.Instant,
-  endpointId?: string  ,
+  endpointId?: string,
 ): Promise<number> {
   const only = endpointId ?? null;
   const { rows } = await sql<{ id: number }>`
