@@ -8,7 +8,9 @@ const target = process.env.DASHBOARD_API_URL ?? `http://localhost:${process.env.
 export default defineConfig({
   base: '/dashboard/',
   plugins: [react()],
-  build: { outDir: 'dist', assetsDir: 'assets', sourcemap: true, target: 'es2022' },
+  // Source maps are written for whoever debugs on the server (hidden: no sourceMappingURL in the scripts) and are
+  // never served (static.ts answers 404 for *.map).
+  build: { outDir: 'dist', assetsDir: 'assets', sourcemap: 'hidden', target: 'es2022' },
   server: {
     port: 5173,
     proxy: {

@@ -37,7 +37,7 @@ describe('what the dashboard refuses, and how it shows a failure', () => {
 
     it('sees no key, webhook, people or audit section, and cannot open the key or webhook pages', async () => {
       const sections = await desk.page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts();
-      expect(sections).toEqual(['Overview', 'Bookings', 'Venue desk']);
+      expect(sections).toEqual(['Overview', 'Bookings', 'Venue desk', 'Account']);
       for (const path of ['/dashboard/key', '/dashboard/webhooks', '/dashboard/webhooks/deliveries']) {
         await desk.page.goto(path);
         await desk.page.getByText('This page is for administrators').waitFor();

@@ -178,8 +178,8 @@ describe('the whole day of an organisation in the dashboard', () => {
     await checkPage(admin, 'deliveries');
 
     const eventId = receiver.received.find((d) => d.body.includes('"booking.confirmed"'))!.headers['webhook-id'];
-    await card.getByRole('button', { name: 'Replay' }).click();
-    await admin.page.getByText('Queued again for 1 endpoint.').waitFor();
+    await card.getByRole('button', { name: 'Replay to this endpoint' }).click();
+    await admin.page.getByTestId('toast').getByText(`booking.confirmed queued again for ${receiver.url}.`).waitFor();
     await until('the replay reaches the receiver', async () =>
       Promise.resolve(receiver.received.filter((d) => d.headers['webhook-id'] === eventId).length >= 2),
     );

@@ -1,11 +1,12 @@
-// The first load of /dashboard: every script index.html loads or preloads, gzipped, against the budget.
-// `pnpm --filter @spa/dashboard build` prints it and fails over budget, so CI's build checks it.
+// The first load of /dashboard: every script index.html loads or preloads, as the server sends it compressed (the
+// build's .gz copy: the larger of the two, what a browser without brotli gets), against the budget.
+// `pnpm --filter @spa/dashboard build` prints it and fails over budget, so CI's build checks it; the browser test
+// measures the same on the wire.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
-const BUDGET_BYTES = 250 * 1000;
+const BUDGET_BYTES = 160 * 1000;
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const scripts = [
@@ -18,7 +19,7 @@ if (scripts.length === 0) {
 }
 let total = 0;
 for (const script of new Set(scripts)) {
-  const size = gzipSync(readFileSync(join(dist, script)), { level: 9 }).length;
+  const size = readFileSync(join(dist, `${script}.gz`)).length;
   total += size;
   console.log(`  ${script}  ${(size / 1000).toFixed(1)} kB gzipped`);
 }

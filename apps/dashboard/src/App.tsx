@@ -5,7 +5,10 @@ import { ApiError, onSessionEnded } from './api/result.js';
 import { hadSession, MeProvider, SESSION_KEY, useSessionQuery } from './api/session.js';
 import { ErrorNotice } from './components/ErrorNotice.js';
 import { Loading } from './components/States.js';
+import { ToastProvider } from './components/Toasts.js';
+import { I18nProvider } from './i18n/i18n.js';
 import { AcceptInvitationPage } from './pages/AcceptInvitation.js';
+import { AccountPage } from './pages/Account.js';
 import { ApiKeyPage } from './pages/ApiKey.js';
 import { AuditPage } from './pages/Audit.js';
 import { BookingPage } from './pages/Booking.js';
@@ -16,6 +19,7 @@ import { NotFoundPage } from './pages/NotFound.js';
 import { OverviewPage } from './pages/Overview.js';
 import { PeoplePage } from './pages/People.js';
 import { SignInPage } from './pages/SignIn.js';
+import { WebhookEndpointPage } from './pages/WebhookEndpoint.js';
 import { WebhooksPage } from './pages/Webhooks.js';
 
 const queryClient = new QueryClient({
@@ -38,7 +42,9 @@ function RequireSession({ page: Page }: { page: ComponentType }) {
   if (session.isError) return <ErrorNotice error={session.error} title="Could not reach the dashboard." />;
   if (!session.data) {
     const next = encodeURIComponent(location + (search ? `?${search}` : ''));
-    return <Redirect to={`/sign-in?next=${next}${hadSession() ? '&expired=1' : ''}`} replace />;
+    // Why the session ended, when the server said (removed, password changed, signed out everywhere).
+    const ended = endedReason ? `&ended=${endedReason}` : hadSession() ? '&expired=1' : '';
+    return <Redirect to={`/sign-in?next=${next}${ended}`} replace />;
   }
   return (
     <MeProvider me={session.data.data}>
@@ -47,11 +53,15 @@ function RequireSession({ page: Page }: { page: ComponentType }) {
   );
 }
 
+/** Why the last session ended, as the server's 401 said; read once by the redirect to sign-in. */
+let endedReason: string | undefined;
+
 /** When any call says the session is gone, the session is asked again, and RequireSession sends to sign-in. */
 function SessionWatch() {
   useEffect(
     () =>
-      onSessionEnded(() => {
+      onSessionEnded((reason) => {
+        endedReason = reason;
         queryClient.setQueryData(SESSION_KEY, null);
       }),
     [],
@@ -64,29 +74,35 @@ const signedIn: [string, ComponentType][] = [
   ['/key', ApiKeyPage],
   ['/webhooks', WebhooksPage],
   ['/webhooks/deliveries', DeliveriesPage],
+  ['/webhooks/:id', WebhookEndpointPage],
   ['/bookings', BookingsPage],
   ['/bookings/:id', BookingPage],
   ['/desk', DeskPage],
   ['/people', PeoplePage],
   ['/audit', AuditPage],
+  ['/account', AccountPage],
 ];
 
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <SessionWatch />
-      <Router base="/dashboard">
-        <Switch>
-          <Route path="/sign-in" component={SignInPage} />
-          <Route path="/invitations/:token" component={AcceptInvitationPage} />
-          {signedIn.map(([path, page]) => (
-            <Route key={path} path={path}>
-              <RequireSession page={page} />
-            </Route>
-          ))}
-          <Route component={NotFoundPage} />
-        </Switch>
-      </Router>
+      <I18nProvider>
+        <ToastProvider>
+          <SessionWatch />
+          <Router base="/dashboard">
+            <Switch>
+              <Route path="/sign-in" component={SignInPage} />
+              <Route path="/invitations/:token" component={AcceptInvitationPage} />
+              {signedIn.map(([path, page]) => (
+                <Route key={path} path={path}>
+                  <RequireSession page={page} />
+                </Route>
+              ))}
+              <Route component={NotFoundPage} />
+            </Switch>
+          </Router>
+        </ToastProvider>
+      </I18nProvider>
     </QueryClientProvider>
   );
 }

@@ -5,6 +5,7 @@ import type { AvailabilityPool } from './availability/availability-pool.js';
 import type { KeyVault } from './auth/api-key.js';
 import type { ApiKeyLookup } from './auth/api-key-cache.js';
 import type { Config } from './config/config.js';
+import type { DeskFeed } from './dashboard/desk-feed.js';
 import type { Db } from './db/connect.js';
 import type { ReadRouting } from './db/read-replicas.js';
 import type { Lifecycle } from './health/lifecycle.js';
@@ -22,7 +23,7 @@ export interface AppDeps {
   vault: KeyVault;
   /** Without `responseValidation`, every answer is checked against the contract (http/response-check.ts). */
   config: Pick<Config, 'rateLimitEnforced' | 'publicUrl'> &
-    Partial<Pick<Config, 'metricsToken' | 'responseValidation'>>;
+    Partial<Pick<Config, 'metricsToken' | 'responseValidation' | 'publicUrlSet'>>;
   logger?: Logger;
   /** The PostgreSQL pool, when there is one: the rate limits count in its database, shared by every process. */
   pool?: pg.Pool | undefined;
@@ -37,6 +38,8 @@ export interface AppDeps {
   availabilityPool?: AvailabilityPool | undefined;
   /** Availability answers kept until the schedule changes; without one, each is read and computed again. */
   availabilityCache?: AvailabilityCache | undefined;
+  /** The venue change notices the dashboard's desk page follows live; without it the page polls. */
+  deskFeed?: DeskFeed | undefined;
   /** The dashboard's built files (default apps/dashboard/dist); tests point it elsewhere. */
   dashboardDir?: string;
   /** Webhook URL rules and retry schedule for the dashboard's endpoints; without it, from the environment. */

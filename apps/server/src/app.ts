@@ -10,7 +10,7 @@ import { customersRouter } from './customers/customers.router.js';
 import { dashboardSettings } from './dashboard/dashboard-deps.js';
 import { DASHBOARD_API, mountDashboardApi } from './dashboard/dashboard.router.js';
 import { SignInThrottle } from './dashboard/sign-in-throttle.js';
-import { dashboardStatic } from './dashboard/static.js';
+import { dashboardStatic, noStore } from './dashboard/static.js';
 import { primaryReads } from './db/read-replicas.js';
 import { healthRouter } from './health/health.router.js';
 import { Lifecycle } from './health/lifecycle.js';
@@ -106,7 +106,8 @@ export function createApp(deps: AppDeps): Express {
   // Its own 404 ends it with an error, as the app's would: an unmatched OPTIONS gets a 404, not Express's Allow list.
   api.use(routeNotFound);
   app.use(onlyOn(API_PATH, api));
-  app.use(DASHBOARD_API, notStarting);
+  // Every dashboard API answer, an error or a 503 included, may carry a person's data or a secret: never stored.
+  app.use(DASHBOARD_API, noStore, notStarting);
   app.use(body);
 
   // The interactive reference and the raw document, both generated from the contract.
@@ -124,9 +125,10 @@ export function createApp(deps: AppDeps): Express {
       clock: deps.clock,
       vault: routeDeps.vault,
       availabilityCache: deps.availabilityCache,
+      deskFeed: deps.deskFeed,
       throttle: SignInThrottle.create(deps.pool),
       webhooks: deps.webhooks ?? readSettings(process.env).webhooks,
-      ...dashboardSettings(deps.config.publicUrl),
+      ...dashboardSettings(deps.config.publicUrl, deps.config.publicUrlSet ?? true),
     },
     { validateResponses: validated },
   );

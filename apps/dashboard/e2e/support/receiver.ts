@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Delivery {
+  /** The path it was sent to: one receiver stands for several endpoints (/hooks/a, /hooks/b). */
+  path: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -19,7 +21,7 @@ export async function startReceiver() {
           Array.isArray(value) ? value.join(', ') : String(value),
         ]),
       );
-      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') });
       res.writeHead(200).end('ok');
     });
   });

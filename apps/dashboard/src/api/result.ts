@@ -8,6 +8,10 @@ export class ApiError extends Error {
     readonly status: number,
     readonly requestId: string | undefined,
     readonly details: { path: string; message: string }[] = [],
+    /** The kind of a sentence refusal (`not_started`…), or why a session ended (`removed`…), when the server says. */
+    readonly code?: string,
+    /** What to do about a refused Origin, when the server says. */
+    readonly hint?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,10 +29,10 @@ export class ApiError extends Error {
 type Answer = { status: number; body: unknown; headers: Headers };
 type Success<R> = Extract<R, { status: SuccessfulHttpStatusCode }>;
 
-/** Listeners told when the server says the session is gone (expired, or ended elsewhere). */
-const sessionEndedListeners = new Set<() => void>();
+/** Listeners told when the server says the session is gone (expired, or ended elsewhere), with its reason. */
+const sessionEndedListeners = new Set<(reason: string | undefined) => void>();
 
-export function onSessionEnded(listener: () => void): () => void {
+export function onSessionEnded(listener: (reason: string | undefined) => void): () => void {
   sessionEndedListeners.add(listener);
   return () => sessionEndedListeners.delete(listener);
 }
@@ -43,12 +47,19 @@ export async function ok<R extends Answer>(call: Promise<R>): Promise<Success<R>
   }
   if (answer.status >= 200 && answer.status < 300) return (answer as Success<R>).body;
   const error = toApiError(answer);
-  if (error.notSignedIn) for (const listener of sessionEndedListeners) listener();
+  if (error.notSignedIn) for (const listener of sessionEndedListeners) listener(error.code);
   throw error;
 }
 
 function toApiError(answer: Answer): ApiError {
-  const body = answer.body as { error?: unknown; request_id?: unknown; details?: unknown } | null;
+  const body = answer.body as {
+    error?: unknown;
+    request_id?: unknown;
+    details?: unknown;
+    code?: unknown;
+    reason?: unknown;
+    hint?: unknown;
+  } | null;
   const headerId = answer.headers.get('x-request-id') ?? undefined;
   const text =
     body && typeof body.error === 'string'
@@ -56,7 +67,9 @@ function toApiError(answer: Answer): ApiError {
       : `The server answered ${answer.status} ${statusText(answer.status)}`.trim();
   const requestId = body && typeof body.request_id === 'string' ? body.request_id : headerId;
   const details = body && Array.isArray(body.details) ? (body.details as ApiError['details']) : [];
-  return new ApiError(text, answer.status, requestId, details);
+  const code = typeof body?.code === 'string' ? body.code : typeof body?.reason === 'string' ? body.reason : undefined;
+  const hint = typeof body?.hint === 'string' ? body.hint : undefined;
+  return new ApiError(text, answer.status, requestId, details, code, hint);
 }
 
 function statusText(status: number): string {

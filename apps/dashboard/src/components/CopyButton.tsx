@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /** Copies a value to the clipboard and says so (to screen readers too). */
 export function CopyButton({ value, label }: { value: string; label: string }) {
@@ -23,10 +23,30 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   );
 }
 
-/** A secret shown once: in full, selectable, with a copy button and the warning that it will not be shown again. */
-export function OneTimeSecret({ label, value, note }: { label: string; value: string; note: string }) {
+/**
+ * A secret shown once: in full, selectable, with a copy button and the warning that it will not be shown again.
+ * `focus`: it takes the focus and is scrolled into view when it appears (on a phone the form that made it is
+ * further down, and the secret would otherwise appear far above the screen).
+ */
+export function OneTimeSecret({
+  label,
+  value,
+  note,
+  focus = true,
+}: {
+  label: string;
+  value: string;
+  note: string;
+  focus?: boolean;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!focus || !ref.current) return;
+    ref.current.focus({ preventScroll: true });
+    ref.current.scrollIntoView({ block: 'center' });
+  }, [focus, value]);
   return (
-    <div className="notice notice-secret">
+    <div className="notice notice-secret" ref={ref} tabIndex={-1} role="region" aria-label={label}>
       <p className="notice-title">{label}</p>
       <p>
         <code className="secret" data-testid="secret">

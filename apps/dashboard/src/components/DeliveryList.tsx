@@ -1,5 +1,6 @@
 import type { WebhookDelivery } from '@spa/contract/dashboard';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api/client.js';
@@ -8,37 +9,102 @@ import { formatDuration, formatLogTime } from '../lib/format.js';
 import { Badge } from './Badge.js';
 import { type Column, DataTable } from './DataTable.js';
 import { ErrorNotice } from './ErrorNotice.js';
-import { Empty } from './States.js';
+import { Empty, QueryView } from './States.js';
+import { useToast } from './Toasts.js';
 
 type Delivery = z.infer<typeof WebhookDelivery>;
 
 const attemptColumns = (timeZone: string): Column<Delivery['attempts'][number]>[] => [
-  { label: 'Attempt', cell: (attempt) => attempt.attempt },
+  { label: 'Attempt', cell: (attempt) => `${attempt.attempt}${attempt.manual ? ' (manual)' : ''}` },
   { label: 'When', cell: (attempt) => formatLogTime(attempt.attempted_at, timeZone) },
   { label: 'Answer', cell: (attempt) => (attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`) },
   { label: 'Duration', cell: (attempt) => formatDuration(attempt.duration_ms) },
   { label: 'Error', cell: (attempt) => attempt.error ?? '—' },
 ];
 
+/**
+ * Replays this delivery to its endpoint alone. The outcome is a toast, not a line in the card: the replayed
+ * delivery is pending again and may leave a list filtered on its old status, card and all.
+ */
 function Replay({ delivery }: { delivery: Delivery }) {
   const queryClient = useQueryClient();
+  const toast = useToast();
   const replay = useMutation({
-    mutationFn: () => ok(api.webhookDeliveries.replay({ params: { event_id: delivery.event_id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] }),
+    mutationFn: () =>
+      ok(
+        api.webhookDeliveries.replay({
+          params: { event_id: delivery.event_id },
+          body: { endpoint_id: delivery.endpoint.id },
+        }),
+      ),
+    onSuccess: async ({ data }) => {
+      toast(
+        data.deliveries === 0
+          ? `${delivery.event_type} was not queued again: ${delivery.endpoint.url} is disabled.`
+          : `${delivery.event_type} queued again for ${delivery.endpoint.url}.`,
+      );
+      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
+      await queryClient.invalidateQueries({ queryKey: ['booking'] });
+    },
   });
   return (
     <>
       <button type="button" onClick={() => replay.mutate()} disabled={replay.isPending}>
-        {replay.isPending ? 'Replaying…' : 'Replay'}
+        {replay.isPending ? 'Replaying…' : 'Replay to this endpoint'}
       </button>
-      {replay.data && (
-        <span role="status" className="notice-inline">
-          Queued again for {replay.data.data.deliveries} endpoint{replay.data.data.deliveries === 1 ? '' : 's'}.
-        </span>
-      )}
       {replay.isError && <ErrorNotice error={replay.error} />}
     </>
   );
+}
+
+/** The body sent and each attempt's answer (its first 4 kB), read when asked for. */
+function DeliveryDetail({ delivery }: { delivery: Delivery }) {
+  const [open, setOpen] = useState(false);
+  const detail = useQuery({
+    enabled: open,
+    queryKey: ['webhook-deliveries', 'detail', delivery.event_id, delivery.endpoint.id],
+    queryFn: () =>
+      ok(
+        api.webhookDeliveries.get({
+          params: { event_id: delivery.event_id, endpoint_id: delivery.endpoint.id },
+        }),
+      ),
+  });
+  return (
+    <div className="delivery-detail">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? 'Hide the request and answers' : 'Show the request and answers'}
+      </button>
+      {open && (
+        <QueryView query={detail} what="the delivery">
+          {({ data }) => (
+            <>
+              <h4>Request body</h4>
+              <pre>{pretty(data.request_body)}</pre>
+              {data.attempts.map((attempt) => (
+                <div key={attempt.attempt}>
+                  <h4>
+                    Answer to attempt {attempt.attempt}
+                    {attempt.manual ? ' (manual)' : ''}:{' '}
+                    {attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`}
+                  </h4>
+                  {attempt.response_body ? <pre>{attempt.response_body}</pre> : <p className="muted">No body.</p>}
+                </div>
+              ))}
+            </>
+          )}
+        </QueryView>
+      )}
+    </div>
+  );
+}
+
+function pretty(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
 }
 
 /** Deliveries with every attempt (when, answer, duration, error); `canReplay` for admins. */
@@ -83,6 +149,7 @@ export function DeliveryList({
               <Replay delivery={delivery} />
             </div>
           )}
+          {canReplay && <DeliveryDetail delivery={delivery} />}
         </li>
       ))}
     </ul>

@@ -1,8 +1,11 @@
 import { type ReactNode, useEffect, useRef } from 'react';
+import { useT } from '../i18n/i18n.js';
 
 /**
  * A modal dialog (the browser's own <dialog>: focus moves in and is kept there, Escape closes it, focus returns to
- * the button that opened it).
+ * the button that opened it). `initialFocus` names the element to focus once it is open (`[data-autofocus]` inside
+ * it by default): showModal() focuses the first focusable element itself, and React's autoFocus never reaches an
+ * element rendered inside a dialog that opens afterwards, so the focus is placed here explicitly.
  */
 export function Dialog({
   open,
@@ -19,7 +22,10 @@ export function Dialog({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   const titleId = `dialog-${title.replace(/\W+/g, '-').toLowerCase()}`;
@@ -35,7 +41,10 @@ export function Dialog({
   );
 }
 
-/** "Are you sure?" before anything that cannot be undone, saying what will happen. */
+/**
+ * "Are you sure?" before anything that cannot be undone, saying what will happen. Cancel has the focus when it
+ * opens: Enter on a dialog opened by mistake (Tab to a button, Enter, Enter) must not do the destructive thing.
+ */
 export function ConfirmDialog({
   open,
   title,
@@ -53,15 +62,16 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   return (
     <Dialog open={open} title={title} onClose={onCancel}>
       <div className="dialog-body">{children}</div>
       <div className="actions">
         <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
+          {busy ? t('common.working') : confirmLabel}
         </button>
-        <button type="button" onClick={onCancel} autoFocus>
-          Cancel
+        <button type="button" onClick={onCancel} data-autofocus>
+          {t('common.cancel')}
         </button>
       </div>
     </Dialog>

@@ -1,11 +1,13 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useT } from '../i18n/i18n.js';
 import { ErrorNotice } from './ErrorNotice.js';
 
 export function Loading({ what }: { what: string }) {
+  const t = useT();
   return (
     <p className="loading" role="status" aria-live="polite">
-      Loading {what}…
+      {t('common.loading', { what })}
     </p>
   );
 }
@@ -24,7 +26,8 @@ export function QueryView<T>({
   what: string;
   children: (data: T) => ReactNode;
 }) {
+  const t = useT();
   if (query.isPending) return <Loading what={what} />;
-  if (query.isError) return <ErrorNotice error={query.error} title={`Could not load ${what}.`} />;
+  if (query.isError) return <ErrorNotice error={query.error} title={t('common.couldNotLoad', { what })} />;
   return <>{children(query.data)}</>;
 }

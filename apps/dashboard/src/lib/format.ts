@@ -4,11 +4,18 @@
  */
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
+/** The language the dashboard is shown in (i18n.tsx sets it): every date, number and amount follows it. */
+let locale: string | undefined;
+
+export function setFormatLocale(next: string): void {
+  locale = next;
+}
+
 function dateTimeFormat(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${timeZone}|${JSON.stringify(options)}`;
+  const key = `${locale}|${timeZone}|${JSON.stringify(options)}`;
   let format = dateTimeFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(undefined, { timeZone, ...options });
+    format = new Intl.DateTimeFormat(locale, { timeZone, ...options });
     dateTimeFormats.set(key, format);
   }
   return format;
@@ -52,7 +59,7 @@ export const localTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** Amounts travel in major units (120.5 is EUR 120.50), as the partner API's Money has them. */
 export function formatMoney(money: { amount: number; currency: string }): string {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency }).format(money.amount);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency }).format(money.amount);
 }
 
 export function formatDuration(ms: number): string {
@@ -60,5 +67,21 @@ export function formatDuration(ms: number): string {
 }
 
 export function formatPercent(ratio: number): string {
-  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(ratio);
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(ratio);
+}
+
+/** A day of the agenda: "Thursday 26 November" in the venue's zone. */
+export function formatDay(date: string): string {
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+}
+
+/** A language's name in the reader's language: "French", "français". */
+export function formatLanguage(code: string): string {
+  try {
+    return new Intl.DisplayNames(locale, { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }

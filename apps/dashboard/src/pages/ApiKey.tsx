@@ -17,7 +17,7 @@ function KeyPanel() {
   const me = useMe();
   const queryClient = useQueryClient();
   const key = useQuery({ queryKey: KEY, queryFn: () => ok(api.key.get()) });
-  const { withRecentSignIn, dialog } = useRecentSignIn();
+  const { withRecentSignIn, dialog, isAsking } = useRecentSignIn();
   const [shown, setShown] = useState<{ value: string; fresh: boolean } | undefined>(undefined);
   const [confirming, setConfirming] = useState(false);
   const reveal = useMutation({
@@ -72,10 +72,14 @@ function KeyPanel() {
           }
         />
       )}
-      {(reveal.isError || regenerate.isError) && <ErrorNotice error={reveal.error ?? regenerate.error} />}
+      {[reveal.error, regenerate.error]
+        .filter((error) => error && !isAsking(error))
+        .map((error, i) => (
+          <ErrorNotice key={i} error={error} />
+        ))}
       <div className="actions">
         {key.data?.data && !shown && (
-          <button type="button" className="primary" onClick={() => withRecentSignIn(() => reveal.mutate())}>
+          <button type="button" className="primary" onClick={() => withRecentSignIn(() => reveal.mutateAsync())}>
             Reveal key
           </button>
         )}
@@ -91,7 +95,7 @@ function KeyPanel() {
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
-          withRecentSignIn(() => regenerate.mutate());
+          withRecentSignIn(() => regenerate.mutateAsync());
         }}
       >
         <p>

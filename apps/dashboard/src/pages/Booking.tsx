@@ -1,4 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import type { BookingDetail } from '@spa/contract/dashboard';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { z } from 'zod';
 import { Link, useParams } from 'wouter';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
@@ -6,9 +9,89 @@ import { useMe } from '../api/session.js';
 import { Badge } from '../components/Badge.js';
 import { DeliveryList } from '../components/DeliveryList.js';
 import { DeskActions } from '../components/DeskActions.js';
+import { Dialog } from '../components/Dialog.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { useToast } from '../components/Toasts.js';
 import { Layout } from '../components/Layout.js';
 import { Empty, QueryView } from '../components/States.js';
-import { formatDateTime, formatLogTime, formatMoney, formatTimeRange } from '../lib/format.js';
+import { formatDateTime, formatLanguage, formatLogTime, formatMoney, formatTimeRange } from '../lib/format.js';
+
+type Detail = z.infer<typeof BookingDetail>;
+
+/**
+ * Cancelling from the dashboard, with the fee each side's tiers would charge shown before confirming (the server
+ * computes it again at the moment of cancelling: a tier may change while the dialog is open).
+ */
+function CancelBooking({ booking }: { booking: Detail }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [cancelledBy, setCancelledBy] = useState<'partner' | 'customer'>('partner');
+  const [reason, setReason] = useState('');
+  const quote = booking.cancellation_quote!;
+  const cancel = useMutation({
+    mutationFn: () =>
+      ok(api.bookings.cancel({ params: { id: booking.id }, body: { cancelled_by: cancelledBy, reason } })),
+    onSuccess: async (next) => {
+      setOpen(false);
+      queryClient.setQueryData(['booking', booking.id], next);
+      toast(`Booking #${booking.booking_number} cancelled; fee ${formatMoney(next.data.cancellation!.fee)}.`);
+      await queryClient.invalidateQueries({ queryKey: ['bookings'] });
+    },
+  });
+  const chosen = quote[cancelledBy];
+  return (
+    <>
+      <p>
+        Cancelling now costs {formatMoney(quote.partner.fee)} when the partner cancels,{' '}
+        {formatMoney(quote.customer.fee)} when the guest does.
+      </p>
+      <div className="actions">
+        <button type="button" className="danger" onClick={() => setOpen(true)}>
+          Cancel booking #{booking.booking_number}
+        </button>
+      </div>
+      {cancel.isError && <ErrorNotice error={cancel.error} />}
+      <Dialog open={open} title={`Cancel booking #${booking.booking_number}?`} onClose={() => setOpen(false)}>
+        <form
+          className="form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            cancel.mutate();
+          }}
+        >
+          <label>
+            Who cancels
+            <select
+              value={cancelledBy}
+              onChange={(event) => setCancelledBy(event.target.value as 'partner' | 'customer')}
+              data-autofocus
+            >
+              <option value="partner">The partner (you)</option>
+              <option value="customer">The guest</option>
+            </select>
+          </label>
+          <p>
+            Fee: <strong>{formatMoney(chosen.fee)}</strong> ({chosen.fee_percent}%). {chosen.policy}
+          </p>
+          <label>
+            Reason
+            <input value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={500} />
+          </label>
+          <p>The room and the therapist are released at once and the partner is told by webhook.</p>
+          <div className="actions">
+            <button type="submit" className="danger" disabled={cancel.isPending}>
+              {cancel.isPending ? 'Cancelling…' : `Cancel for ${formatMoney(chosen.fee)}`}
+            </button>
+            <button type="button" onClick={() => setOpen(false)}>
+              Keep the booking
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}
 
 export function BookingPage() {
   const { id } = useParams<{ id: string }>();
@@ -44,6 +127,10 @@ export function BookingPage() {
                   </dd>
                   <dt>External id</dt>
                   <dd>{b.external_id ?? '—'}</dd>
+                  <dt>External reference</dt>
+                  <dd>{b.external_reference ?? '—'}</dd>
+                  <dt>Guest's language</dt>
+                  <dd>{formatLanguage(b.customer.language)}</dd>
                   <dt>Notes</dt>
                   <dd>{b.notes ?? '—'}</dd>
                   <dt>Created</dt>
@@ -75,7 +162,10 @@ export function BookingPage() {
                     <dd>{b.cancellation.policy}</dd>
                   </dl>
                 ) : (
-                  <p>Not cancelled.</p>
+                  <>
+                    <p>Not cancelled.</p>
+                    {me.role === 'admin' && b.cancellation_quote && <CancelBooking booking={b} />}
+                  </>
                 )}
               </section>
               <section className="card" aria-labelledby="booking-timeline">

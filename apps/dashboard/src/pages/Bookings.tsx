@@ -1,5 +1,5 @@
 import { BookingStatus } from '@spa/contract';
-import type { BookingRow } from '@spa/contract/dashboard';
+import { BookingSort, type BookingRow } from '@spa/contract/dashboard';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
@@ -17,6 +17,20 @@ import { formatDateTime, formatMoney } from '../lib/format.js';
 import { pageParam, pickOption } from '../lib/params.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const SORTS = [
+  ['upcoming', 'Upcoming first'],
+  ['start', 'Start, earliest first'],
+  ['-start', 'Start, latest first'],
+  ['-created', 'Newest bookings first'],
+] as const;
+
+/** The export of what the filters match (every page), as the server writes it: a plain link, the browser saves it. */
+function exportHref(query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value && name !== 'page') params.set(name, value);
+  return `/dashboard/api/exports/bookings${params.size ? `?${params.toString()}` : ''}`;
+}
 
 const BOOKING_COLUMNS: Column<z.infer<typeof BookingRow>>[] = [
   { label: 'Number', cell: (booking) => <Link href={`/bookings/${booking.id}`}>#{booking.booking_number}</Link> },
@@ -56,6 +70,7 @@ export function BookingsPage() {
     from: DATE.test(params.get('from') ?? '') ? params.get('from')! : undefined,
     to: DATE.test(params.get('to') ?? '') ? params.get('to')! : undefined,
     q: params.get('q')?.trim() || undefined,
+    sort: pickOption(BookingSort.options, params.get('sort')),
     page: pageParam(params.get('page')),
   };
   const [search, setSearch] = useState(query.q ?? '');
@@ -111,6 +126,16 @@ export function BookingsPage() {
           To
           <input type="date" value={query.to ?? ''} onChange={(event) => set({ to: event.target.value })} />
         </label>
+        <label>
+          Order
+          <select value={query.sort ?? 'upcoming'} onChange={(event) => set({ sort: event.target.value })}>
+            {SORTS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="grow">
           Search
           <input
@@ -122,6 +147,11 @@ export function BookingsPage() {
         </label>
         <button type="submit">Search</button>
       </form>
+      <p>
+        <a href={exportHref(query)} download>
+          Export these bookings as CSV
+        </a>
+      </p>
       <QueryView query={bookings} what="bookings">
         {({ data, pagination }) =>
           data.length === 0 ? (

@@ -11,6 +11,8 @@ import { QueryView } from '../components/States.js';
 import { localTimeZone } from '../lib/format.js';
 import { pageParam, pickOption } from '../lib/params.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Booking events and the test event an admin sends from the endpoints page. */
 const EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE] as const;
 
@@ -20,6 +22,7 @@ function DeliveriesPanel() {
     endpoint_id: params.get('endpoint_id') || undefined,
     status: pickOption(DeliveryStatus.options, params.get('status')),
     event_type: pickOption(EVENT_TYPES, params.get('event_type')),
+    q: UUID.test(params.get('q') ?? '') ? params.get('q')!.toLowerCase() : undefined,
     page: pageParam(params.get('page')),
   };
   const endpoints = useQuery({
@@ -44,7 +47,15 @@ function DeliveriesPanel() {
       <p>
         <Link href="/webhooks">Endpoints</Link>
       </p>
-      <form className="filters" aria-label="Filter deliveries" onSubmit={(event) => event.preventDefault()}>
+      <form
+        className="filters"
+        aria-label="Filter deliveries"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const value = new FormData(event.currentTarget).get('q');
+          set('q', typeof value === 'string' ? value.trim() || undefined : undefined);
+        }}
+      >
         <label>
           Endpoint
           <select value={query.endpoint_id ?? ''} onChange={(event) => set('endpoint_id', event.target.value)}>
@@ -74,6 +85,11 @@ function DeliveriesPanel() {
             ))}
           </select>
         </label>
+        <label className="grow">
+          Event or booking id
+          <input name="q" type="search" defaultValue={query.q ?? ''} placeholder="A webhook-id or a booking id" />
+        </label>
+        <button type="submit">Search</button>
       </form>
       <QueryView query={deliveries} what="deliveries">
         {({ data, pagination }) => (

@@ -7,57 +7,60 @@ import { Badge } from '../components/Badge.js';
 import { Layout } from '../components/Layout.js';
 import { Empty, QueryView } from '../components/States.js';
 import { localDate } from '../lib/dates.js';
+import { useT } from '../i18n/i18n.js';
 import { formatPercent } from '../lib/format.js';
 
 type Venue = Me['venues'][number];
+type Counts = { total: number; by_status: { status: string; count: number }[] };
 
-/** Up to a page of 100 bookings is counted by status; beyond that the total still says how many there are. */
-function useBookingCounts(venue: Venue, from: string, to: string) {
-  return useQuery({
-    queryKey: ['bookings', 'counts', venue.id, from, to],
-    queryFn: async () => {
-      const { data, pagination } = await ok(
-        api.bookings.list({ query: { venue: venue.id, from, to, page_size: '100' } }),
-      );
-      const byStatus = new Map<string, number>();
-      for (const row of data) byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + 1);
-      return { total: pagination.total_items, byStatus: [...byStatus.entries()] };
-    },
-  });
-}
-
-function Counts({ venue, label, from, to }: { venue: Venue; label: string; from: string; to: string }) {
-  const counts = useBookingCounts(venue, from, to);
+function Counts({
+  venue,
+  label,
+  from,
+  to,
+  counts,
+}: {
+  venue: Venue;
+  label: string;
+  from: string;
+  to: string;
+  counts: Counts;
+}) {
+  const t = useT();
+  if (counts.total === 0)
+    return (
+      <div className="counts">
+        <h4>{label}</h4>
+        <Empty>{t('overview.none')}</Empty>
+      </div>
+    );
   return (
     <div className="counts">
       <h4>{label}</h4>
-      <QueryView query={counts} what={`${label.toLowerCase()} bookings`}>
-        {({ total, byStatus }) =>
-          total === 0 ? (
-            <Empty>No bookings.</Empty>
-          ) : (
-            <>
-              <p>
-                <Link href={`/bookings?venue=${venue.id}&from=${from}&to=${to}`}>
-                  {total} booking{total === 1 ? '' : 's'}
-                </Link>
-              </p>
-              <ul className="inline-list">
-                {byStatus.map(([status, n]) => (
-                  <li key={status}>
-                    <Badge value={status} /> {n}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )
-        }
-      </QueryView>
+      <p>
+        <Link href={`/bookings?venue=${venue.id}&from=${from}&to=${to}`}>
+          {t.plural('overview.bookings', counts.total)}
+        </Link>
+      </p>
+      <ul className="inline-list">
+        {counts.by_status.map(({ status, count }) => (
+          <li key={status}>
+            <Badge value={status} /> {count}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
 
-function VenueCard({ venue }: { venue: Venue }) {
+type OverviewData = Awaited<ReturnType<typeof loadOverview>>['data'];
+
+function loadOverview() {
+  return ok(api.bookings.overview());
+}
+
+function VenueCard({ venue, counts }: { venue: Venue; counts: OverviewData['venues'][number] | undefined }) {
+  const t = useT();
   const today = localDate(venue.timezone);
   return (
     <section className="card" aria-labelledby={`venue-${venue.id}`}>
@@ -65,73 +68,78 @@ function VenueCard({ venue }: { venue: Venue }) {
       <p className="muted">
         {venue.timezone} · {venue.currency}
       </p>
-      <div className="counts-row">
-        <Counts venue={venue} label="Today" from={today} to={today} />
-        <Counts
-          venue={venue}
-          label="Next 7 days"
-          from={localDate(venue.timezone, 1)}
-          to={localDate(venue.timezone, 7)}
-        />
-      </div>
+      {counts && (
+        <div className="counts-row">
+          <Counts venue={venue} label={t('overview.today')} from={today} to={today} counts={counts.today} />
+          <Counts
+            venue={venue}
+            label={t('overview.next7')}
+            from={localDate(venue.timezone, 1)}
+            to={localDate(venue.timezone, 7)}
+            counts={counts.next_7_days}
+          />
+        </div>
+      )}
     </section>
   );
 }
 
-function FailingEndpoints() {
-  const endpoints = useQuery({
-    queryKey: ['webhook-endpoints'],
-    queryFn: () => ok(api.webhookEndpoints.list({ query: { page_size: '100' } })),
-  });
+function FailingEndpoints({ endpoints }: { endpoints: NonNullable<OverviewData['endpoints']> }) {
+  const t = useT();
   return (
     <section className="card" aria-labelledby="failing-endpoints">
-      <h2 id="failing-endpoints">Webhook endpoints</h2>
-      <QueryView query={endpoints} what="webhook endpoints">
-        {({ data }) => {
-          const failing = data.filter((endpoint) => endpoint.state !== 'active');
-          if (data.length === 0)
-            return (
-              <Empty>
-                No endpoints yet. <Link href="/webhooks">Add one</Link> to hear about bookings as they change.
-              </Empty>
-            );
-          if (failing.length === 0) return <p>All {data.length} endpoints are delivering.</p>;
-          return (
-            <ul>
-              {failing.map((endpoint) => (
-                <li key={endpoint.id}>
-                  <Badge value={endpoint.state} /> <code>{endpoint.url}</code>
-                  {endpoint.recent_deliveries.success_rate !== null &&
-                    ` · ${formatPercent(endpoint.recent_deliveries.success_rate)} delivered in 7 days`}{' '}
-                  <Link href={`/webhooks/deliveries?endpoint_id=${endpoint.id}&status=failed`}>See failures</Link>
-                </li>
-              ))}
-            </ul>
-          );
-        }}
-      </QueryView>
+      <h2 id="failing-endpoints">{t('overview.endpoints')}</h2>
+      {endpoints.total === 0 ? (
+        <Empty>
+          {t('overview.noEndpoints')} <Link href="/webhooks">{t('overview.addOne')}</Link>
+        </Empty>
+      ) : endpoints.not_active.length === 0 ? (
+        <p>{t('overview.allDelivering', { count: endpoints.total })}</p>
+      ) : (
+        <ul>
+          {endpoints.not_active.map((endpoint) => (
+            <li key={endpoint.id}>
+              <Badge value={endpoint.state} /> <code>{endpoint.url}</code>
+              {endpoint.success_rate !== null &&
+                ` · ${t('overview.delivered7', { rate: formatPercent(endpoint.success_rate) })}`}{' '}
+              <Link href={`/webhooks/deliveries?endpoint_id=${endpoint.id}&status=failed`}>
+                {t('overview.seeFailures')}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
 
+/** The overview in one call whatever the number of venues: counts by status per venue, and endpoints' health. */
 export function OverviewPage() {
   const me = useMe();
+  const t = useT();
+  const overview = useQuery({ queryKey: ['bookings', 'overview'], queryFn: loadOverview });
   return (
-    <Layout title="Overview">
+    <Layout title={t('overview.title')}>
       <p>
         <strong>{me.organisation.name}</strong> <span className="muted">({me.organisation.slug})</span>
       </p>
-      <h2>Venues</h2>
-      {me.venues.length === 0 ? (
-        <Empty>No venues yet. The operator imports them with the venue data file.</Empty>
-      ) : (
-        <div className="grid">
-          {me.venues.map((venue) => (
-            <VenueCard key={venue.id} venue={venue} />
-          ))}
-        </div>
-      )}
-      {me.role === 'admin' && <FailingEndpoints />}
+      <h2>{t('overview.venues')}</h2>
+      <QueryView query={overview} what={t('overview.title')}>
+        {({ data }) => (
+          <>
+            {me.venues.length === 0 ? (
+              <Empty>{t('overview.noVenues')}</Empty>
+            ) : (
+              <div className="grid">
+                {me.venues.map((venue) => (
+                  <VenueCard key={venue.id} venue={venue} counts={data.venues.find((v) => v.venue_id === venue.id)} />
+                ))}
+              </div>
+            )}
+            {data.endpoints && <FailingEndpoints endpoints={data.endpoints} />}
+          </>
+        )}
+      </QueryView>
     </Layout>
   );
 }

@@ -1,4 +1,4 @@
-import { Role, type User } from '@spa/contract/dashboard';
+import { type PendingInvitation, Role, type User } from '@spa/contract/dashboard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { z } from 'zod';
@@ -7,7 +7,9 @@ import { ok } from '../api/result.js';
 import { useMe } from '../api/session.js';
 import { OneTimeSecret } from '../components/CopyButton.js';
 import { type Column, DataTable } from '../components/DataTable.js';
-import { ConfirmDialog } from '../components/Dialog.js';
+import { ConfirmDialog, Dialog } from '../components/Dialog.js';
+import { useToast } from '../components/Toasts.js';
+import { EmailAddress } from '../components/EmailAddress.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
@@ -89,6 +91,7 @@ function PeoplePanel() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [removing, setRemoving] = useState<{ id: string; email: string } | undefined>(undefined);
+  const [editing, setEditing] = useState<z.infer<typeof User> | undefined>(undefined);
   const users = useQuery({
     queryKey: [...USERS, page],
     queryFn: () => ok(api.users.list({ query: { page: String(page) } })),
@@ -99,7 +102,7 @@ function PeoplePanel() {
     onSettled: () => setRemoving(undefined),
   });
   const columns: Column<z.infer<typeof User>>[] = [
-    { label: 'Email', cell: (user) => user.email },
+    { label: 'Email', cell: (user) => <EmailAddress address={user.email} /> },
     { label: 'Role', cell: (user) => user.role },
     {
       label: 'Venues',
@@ -114,14 +117,19 @@ function PeoplePanel() {
       labelHidden: true,
       cell: (user) =>
         user.id !== me.id && (
-          <button
-            type="button"
-            className="danger"
-            onClick={() => setRemoving({ id: user.id, email: user.email })}
-            aria-label={`Remove ${user.email}`}
-          >
-            Remove
-          </button>
+          <div className="actions">
+            <button type="button" onClick={() => setEditing(user)} aria-label={`Change the access of ${user.email}`}>
+              Change access
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => setRemoving({ id: user.id, email: user.email })}
+              aria-label={`Remove ${user.email}`}
+            >
+              Remove
+            </button>
+          </div>
         ),
     },
   ];
@@ -145,7 +153,9 @@ function PeoplePanel() {
         }
       </QueryView>
       {remove.isError && <ErrorNotice error={remove.error} />}
+      <PendingInvitations />
       <InviteForm />
+      {editing && <EditAccess user={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={removing !== undefined}
         title={`Remove ${removing?.email ?? ''}?`}
@@ -157,6 +167,126 @@ function PeoplePanel() {
         <p>They are signed out at once and can no longer sign in. Invite them again to give access back.</p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** A person's role and (desk) venues, changed by an admin; their open sessions follow at their next request. */
+function EditAccess({ user, onClose }: { user: z.infer<typeof User>; onClose: () => void }) {
+  const me = useMe();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [role, setRole] = useState<Role>(user.role);
+  const [venues, setVenues] = useState<string[]>(user.venues.map((v) => v.id));
+  const update = useMutation({
+    mutationFn: () =>
+      ok(api.users.update({ params: { id: user.id }, body: { role, venues: role === 'desk' ? venues : [] } })),
+    onSuccess: async ({ data }) => {
+      toast(
+        `${data.email} is now ${data.role}${data.role === 'desk' ? ` at ${data.venues.map((v) => v.name).join(', ')}` : ''}.`,
+      );
+      onClose();
+      await queryClient.invalidateQueries({ queryKey: USERS });
+    },
+  });
+  const toggle = (id: string) =>
+    setVenues((current) => (current.includes(id) ? current.filter((v) => v !== id) : [...current, id]));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate();
+  };
+  return (
+    <Dialog open title={`Access of ${user.email}`} onClose={onClose}>
+      <form className="form" onSubmit={submit}>
+        <label>
+          Role
+          <select value={role} onChange={(event) => setRole(event.target.value as Role)} data-autofocus>
+            {Role.options.map((option) => (
+              <option key={option} value={option}>
+                {option === 'admin' ? 'admin (the whole organisation)' : 'desk (bookings of listed venues)'}
+              </option>
+            ))}
+          </select>
+        </label>
+        {role === 'desk' && (
+          <fieldset>
+            <legend>Venues this person sees</legend>
+            <div className="checks">
+              {me.venues.map((venue) => (
+                <label key={venue.id} className="check">
+                  <input type="checkbox" checked={venues.includes(venue.id)} onChange={() => toggle(venue.id)} />
+                  {venue.name}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        {update.isError && <ErrorNotice error={update.error} />}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={update.isPending}>
+            {update.isPending ? 'Saving…' : 'Save access'}
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Invitations not yet accepted, each revocable: its link stops working at once. */
+function PendingInvitations() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const invitations = useQuery({
+    queryKey: [...USERS, 'invitations'],
+    queryFn: () => ok(api.users.invitations({ query: { page_size: '100' } })),
+  });
+  const revoke = useMutation({
+    mutationFn: (invitation: { id: string; email: string }) =>
+      ok(api.users.revokeInvitation({ params: { id: invitation.id } })),
+    onSuccess: async (_, invitation) => {
+      toast(`The invitation of ${invitation.email} is revoked: its link no longer works.`);
+      await queryClient.invalidateQueries({ queryKey: USERS });
+    },
+  });
+  const columns: Column<z.infer<typeof PendingInvitation>>[] = [
+    { label: 'Email', cell: (i) => <EmailAddress address={i.email} /> },
+    {
+      label: 'Role',
+      cell: (i) => (i.role === 'admin' ? 'admin' : `desk at ${i.venues.map((v) => v.name).join(', ')}`),
+    },
+    { label: 'Invited by', cell: (i) => i.invited_by ?? 'operator (CLI)' },
+    { label: 'Valid until', cell: (i) => formatDateTime(i.expires_at, localTimeZone) },
+    {
+      label: 'Actions',
+      labelHidden: true,
+      cell: (i) => (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => revoke.mutate({ id: i.id, email: i.email })}
+          aria-label={`Revoke the invitation of ${i.email}`}
+        >
+          Revoke
+        </button>
+      ),
+    },
+  ];
+  return (
+    <section aria-labelledby="pending-invitations">
+      <h2 id="pending-invitations">Pending invitations</h2>
+      <QueryView query={invitations} what="pending invitations">
+        {({ data }) =>
+          data.length === 0 ? (
+            <Empty>No invitation is waiting to be accepted.</Empty>
+          ) : (
+            <DataTable caption="Pending invitations" columns={columns} rows={data} rowKey={(i) => i.id} />
+          )
+        }
+      </QueryView>
+      {revoke.isError && <ErrorNotice error={revoke.error} />}
+    </section>
   );
 }
 

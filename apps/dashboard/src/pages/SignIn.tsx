@@ -6,6 +6,7 @@ import { ok } from '../api/result.js';
 import { rememberSignedIn, SESSION_KEY } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { PasswordField } from '../components/PasswordField.js';
+import { useT } from '../i18n/i18n.js';
 import { PublicFrame } from './PublicFrame.js';
 
 /** Only a path of this app: `next` comes from the URL, so it must not send the person to another site. */
@@ -13,8 +14,13 @@ function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
+/** Why a session ended, as the server told it: each has its own sentence. */
+const ENDED = ['removed', 'password_changed', 'signed_out_everywhere'] as const;
+
 export function SignInPage() {
+  const t = useT();
   const [params] = useSearchParams();
+  const ended = ENDED.find((reason) => reason === params.get('ended'));
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState(params.get('email') ?? '');
@@ -32,25 +38,30 @@ export function SignInPage() {
     signIn.mutate();
   };
   return (
-    <PublicFrame title="Sign in">
-      {params.get('expired') && (
+    <PublicFrame title={t('signIn.title')}>
+      {ended && (
         <p className="notice notice-info" role="status">
-          Your session has expired. Sign in again to go back to where you were.
+          {t(`signIn.${ended}`)}
+        </p>
+      )}
+      {!ended && params.get('expired') && (
+        <p className="notice notice-info" role="status">
+          {t('signIn.expired')}
         </p>
       )}
       {params.get('signed_out') && (
         <p className="notice notice-info" role="status">
-          You have signed out.
+          {t('signIn.signedOut')}
         </p>
       )}
       {params.get('welcome') && (
         <p className="notice notice-info" role="status">
-          Your password is set. Sign in to open the dashboard.
+          {t('signIn.welcome')}
         </p>
       )}
       <form className="form" onSubmit={submit}>
         <label>
-          Email
+          {t('signIn.email')}
           <input
             type="email"
             autoComplete="username"
@@ -59,10 +70,15 @@ export function SignInPage() {
             required
           />
         </label>
-        <PasswordField label="Password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <PasswordField
+          label={t('signIn.password')}
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
         {signIn.isError && <ErrorNotice error={signIn.error} />}
         <button type="submit" className="primary" disabled={signIn.isPending}>
-          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          {signIn.isPending ? t('signIn.busy') : t('signIn.submit')}
         </button>
       </form>
     </PublicFrame>

@@ -16,6 +16,10 @@ import { formatDuration, formatLogTime, formatPercent, localTimeZone } from '../
 
 const ENDPOINTS = ['webhook-endpoints'] as const;
 
+/** `webhook.test`, or a sample of any booking event (a made-up booking) to see what a real one looks like. */
+const TEST_TYPES = ['webhook.test', ...WebhookEventType.options] as const;
+type TestType = (typeof TEST_TYPES)[number];
+
 type Endpoint = NonNullable<Awaited<ReturnType<typeof listEndpoints>>>['data'][number];
 
 function listEndpoints() {
@@ -99,11 +103,15 @@ function AddEndpoint({ onCreated }: { onCreated: (secret: string, url: string) =
 
 function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (secret: string, url: string) => void }) {
   const queryClient = useQueryClient();
-  const { withRecentSignIn, dialog } = useRecentSignIn();
+  const { withRecentSignIn, dialog, isAsking } = useRecentSignIn();
   const [confirm, setConfirm] = useState<'remove' | 'rotate' | undefined>(undefined);
   const params = { params: { id: endpoint.id } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: ENDPOINTS });
-  const test = useMutation({ mutationFn: () => ok(api.webhookEndpoints.test(params)), onSettled: refresh });
+  const [testType, setTestType] = useState<TestType>('webhook.test');
+  const test = useMutation({
+    mutationFn: () => ok(api.webhookEndpoints.test({ ...params, body: { type: testType } })),
+    onSettled: refresh,
+  });
   const remove = useMutation({
     mutationFn: () => ok(api.webhookEndpoints.remove(params)),
     onSettled: () => setConfirm(undefined),
@@ -114,11 +122,14 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
     onSuccess: ({ data }) => onSecret(data.secret, endpoint.url),
   });
   const rate = endpoint.recent_deliveries.success_rate;
-  const error = test.error ?? remove.error ?? rotate.error;
+  const error = test.error ?? remove.error ?? (isAsking(rotate.error) ? null : rotate.error);
   return (
     <li className="card endpoint">
       <p className="endpoint-url">
-        <code>{endpoint.url}</code> <Badge value={endpoint.state} />
+        <Link href={`/webhooks/${endpoint.id}`} aria-label={`Endpoint ${endpoint.url}`}>
+          <code>{endpoint.url}</code>
+        </Link>{' '}
+        <Badge value={endpoint.state} />
       </p>
       <p className="muted">
         {endpoint.events.length === 0 ? 'Every event' : endpoint.events.join(', ')} ·{' '}
@@ -130,6 +141,16 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
             })`}
       </p>
       <div className="actions">
+        <label className="inline">
+          <span className="visually-hidden">Test event type for {endpoint.url}</span>
+          <select value={testType} onChange={(event) => setTestType(event.target.value as TestType)}>
+            {TEST_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="button" onClick={() => test.mutate()} disabled={test.isPending}>
           {test.isPending ? 'Sending…' : 'Send test event'}
         </button>
@@ -146,8 +167,10 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
           Test event {test.data.data.succeeded ? 'delivered' : 'failed'}:{' '}
           {test.data.data.status_code === null ? 'no answer' : `HTTP ${test.data.data.status_code}`} in{' '}
           {formatDuration(test.data.data.duration_ms)}
-          {test.data.data.error && ` (${test.data.data.error})`},{' '}
-          {formatLogTime(test.data.data.attempted_at, localTimeZone)}
+          {test.data.data.error &&
+            test.data.data.error !== `HTTP ${test.data.data.status_code}` &&
+            ` (${test.data.data.error})`}
+          , {formatLogTime(test.data.data.attempted_at, localTimeZone)}
         </p>
       )}
       {error && <ErrorNotice error={error} />}
@@ -172,7 +195,7 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
         onCancel={() => setConfirm(undefined)}
         onConfirm={() => {
           setConfirm(undefined);
-          withRecentSignIn(() => rotate.mutate());
+          withRecentSignIn(() => rotate.mutateAsync());
         }}
       >
         <p>
@@ -187,20 +210,23 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
 
 function WebhooksPanel() {
   const endpoints = useQuery({ queryKey: ENDPOINTS, queryFn: listEndpoints });
-  const [secret, setSecret] = useState<{ value: string; url: string } | undefined>(undefined);
-  const showSecret = (value: string, url: string) => setSecret({ value, url });
+  // Every secret shown since the page opened, newest first: adding a second endpoint keeps the first one's.
+  const [secrets, setSecrets] = useState<{ value: string; url: string }[]>([]);
+  const showSecret = (value: string, url: string) => setSecrets((current) => [{ value, url }, ...current]);
   return (
     <>
       <p>
         <Link href="/webhooks/deliveries">Deliveries log</Link>
       </p>
-      {secret && (
+      {secrets.map((secret, i) => (
         <OneTimeSecret
-          label="Signing secret"
+          key={secret.value}
+          label={`Signing secret of ${secret.url}`}
           value={secret.value}
           note={`The secret of ${secret.url}, shown this once: your receiver verifies each event's signature with it.`}
+          focus={i === 0}
         />
-      )}
+      ))}
       <QueryView query={endpoints} what="webhook endpoints">
         {({ data }) =>
           data.length === 0 ? (

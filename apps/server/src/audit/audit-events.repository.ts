@@ -28,7 +28,10 @@ export async function listAuditEvents(db: Db, organisationId: string, window: { 
         ? { type: 'person', id: row.actor_person_id ?? '', email: row.actor_email ?? '' }
         : { type: 'operator' },
     action: row.action,
-    target: row.target_type === null || row.target_id === null ? null : { type: row.target_type, id: row.target_id },
+    target:
+      row.target_type === null || row.target_id === null
+        ? null
+        : { type: row.target_type, id: row.target_id, label: row.target_label },
     ip: row.ip,
     user_agent: row.user_agent,
     created_at: isoFromDb(row.created_at),

@@ -4,11 +4,11 @@ import type { Database } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { type AuditActor, OPERATOR, recordAudit } from './record-audit.js';
 
-/** What one audited change says of itself: whose record, what was done, to what (by id; never a secret). */
+/** What one audited change says of itself: whose record, what was done, to what (by id and name; never a secret). */
 export interface AuditedChange {
   organisationId: string;
   action: AuditAction;
-  target: { type: AuditTargetType; id: string };
+  target: { type: AuditTargetType; id: string; label?: string | null | undefined };
 }
 
 /**

@@ -14,8 +14,8 @@ export interface AuditEntry {
   organisationId: string;
   actor: AuditActor;
   action: AuditAction;
-  /** What it was done to, by id; never a secret, a password or a token. */
-  target: { type: AuditTargetType; id: string } | null;
+  /** What it was done to, by id, and what it was called then; never a secret, a password or a token. */
+  target: { type: AuditTargetType; id: string; label?: string | null | undefined } | null;
   /** Null for the CLI, which has no client address. */
   ip: string | null;
   userAgent: string | null;
@@ -39,6 +39,7 @@ export async function recordAudit(trx: Transaction<Database> | Db, entry: AuditE
       action: entry.action,
       target_type: entry.target?.type ?? null,
       target_id: entry.target?.id ?? null,
+      target_label: entry.target?.label ?? null,
       ip: entry.ip,
       user_agent: entry.userAgent,
       created_at: entry.at.toString(),
@@ -57,6 +58,7 @@ export async function recordAudit(trx: Transaction<Database> | Db, entry: AuditE
 export async function recordFailedSignIn(
   db: Db,
   attempt: { email: string; ip: string | null; userAgent: string | null; at: Temporal.Instant },
+  action: Extract<AuditAction, 'session.sign_in_failed' | 'session.sign_in_throttled'> = 'session.sign_in_failed',
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`set local synchronous_commit = off`.execute(trx);
@@ -71,6 +73,7 @@ export async function recordFailedSignIn(
         'action',
         'target_type',
         'target_id',
+        'target_label',
         'ip',
         'user_agent',
         'created_at',
@@ -84,9 +87,10 @@ export async function recordFailedSignIn(
             eb.val('person').as('actor_type'),
             'people.id as actor_person_id',
             'people.email as actor_email',
-            eb.val('session.sign_in_failed').as('action'),
+            eb.val(action).as('action'),
             eb.val('person').as('target_type'),
             eb.cast<string>('people.id', 'text').as('target_id'),
+            'people.email as target_label',
             eb.cast<string | null>(eb.val(attempt.ip), 'text').as('ip'),
             eb.cast<string | null>(eb.val(attempt.userAgent), 'text').as('user_agent'),
             eb.cast<string>(eb.val(attempt.at.toString()), 'timestamptz').as('created_at'),

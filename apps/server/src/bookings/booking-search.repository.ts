@@ -13,7 +13,17 @@ export interface BookingSearch {
   to?: string | undefined;
   /** Part of the customer's name or email, or of the booking's external id; case-insensitive. */
   q?: string | undefined;
+  /** Several statuses at once (the desk's waiting list). */
+  statuses?: readonly BookingStatus[] | undefined;
+  /** Bookings that start at or before this instant (the desk's started bookings). */
+  startedBy?: string | undefined;
 }
+
+/**
+ * `upcoming`: bookings still to start (from `now`), the soonest first, then those that started, the latest first.
+ * `start`, `-start`: by start. `-created`: the newest first.
+ */
+export type BookingOrder = { sort: 'upcoming'; now: string } | { sort: 'start' | '-start' | '-created' };
 
 type SearchRow = ExpressionBuilder<Database, 'bookings' | 'venues' | 'customers'>;
 
@@ -23,7 +33,7 @@ const venueZone = sql`coalesce(venues.timezone, 'UTC')`;
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The scope's bookings matching the search, earliest start first, a page at a time, with the names a list shows.
+ * The scope's bookings matching the search, in `order` (earliest start first unless told), a page at a time, with the names a list shows.
  * The venue condition comes first so PostgreSQL reads bookings through (venue_id, start_at) for the scope's few
  * venues; the text search then filters those rows (an organisation's bookings, narrowed by the date range).
  */
@@ -32,6 +42,7 @@ export async function searchBookings(
   scope: OrganisationScope,
   search: BookingSearch,
   page: { offset: number; limit: number },
+  order: BookingOrder = { sort: 'start' },
 ) {
   let query = db
     .selectFrom('bookings')
@@ -44,6 +55,8 @@ export async function searchBookings(
   }
   if (search.venueId !== undefined) query = query.where('bookings.venue_id', '=', search.venueId);
   if (search.status !== undefined) query = query.where('bookings.status', '=', search.status);
+  if (search.statuses !== undefined) query = query.where('bookings.status', 'in', [...search.statuses]);
+  if (search.startedBy !== undefined) query = query.where('bookings.start_at', '<=', search.startedBy);
   // A day starts at local midnight of each booking's own venue; a venue without a zone counts in UTC.
   if (search.from !== undefined)
     query = query.where(
@@ -68,17 +81,21 @@ export async function searchBookings(
       ]),
     );
   }
+  let listed = query
+    .innerJoin('treatments', 'treatments.id', 'bookings.treatment_id')
+    .innerJoin('variants', 'variants.id', 'bookings.variant_id')
+    .leftJoin('therapists', 'therapists.id', 'bookings.therapist_id')
+    .select([...LABEL_COLUMNS]);
+  if (order.sort === 'upcoming') {
+    const started = sql<boolean>`bookings.start_at < ${order.now}::timestamptz`;
+    listed = listed
+      .orderBy(started)
+      .orderBy(sql`case when ${started} then null else bookings.start_at end`)
+      .orderBy('bookings.start_at', 'desc');
+  } else if (order.sort === '-created') listed = listed.orderBy('bookings.created_at', 'desc');
+  else listed = listed.orderBy('bookings.start_at', order.sort === '-start' ? 'desc' : 'asc');
   const [rows, total] = await Promise.all([
-    query
-      .innerJoin('treatments', 'treatments.id', 'bookings.treatment_id')
-      .innerJoin('variants', 'variants.id', 'bookings.variant_id')
-      .leftJoin('therapists', 'therapists.id', 'bookings.therapist_id')
-      .select([...LABEL_COLUMNS])
-      .orderBy('bookings.start_at')
-      .orderBy('bookings.booking_number')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
+    listed.orderBy('bookings.booking_number').offset(page.offset).limit(page.limit).execute(),
     query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.count) };

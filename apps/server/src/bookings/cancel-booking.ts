@@ -1,6 +1,7 @@
 import type { CancelBookingBody } from '@spa/contract';
 import type { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import type { BookingRow } from '../db/columns.js';
@@ -18,6 +19,8 @@ export interface CancelBookingOptions {
   bookingRef: string;
   body: z.infer<typeof CancelBookingBody>;
   now: Temporal.Instant;
+  /** Records the cancellation in the audit log, in its transaction (a dashboard person's cancel). */
+  audit?: AuditTrail | undefined;
 }
 
 /**
@@ -31,6 +34,7 @@ export async function cancelBooking({
   bookingRef,
   body,
   now,
+  audit,
 }: CancelBookingOptions): Promise<BookingRow> {
   return db.transaction().execute(async (trx) => {
     const booking = await resolveBooking(trx, principal, bookingRef, 'cancel', { lock: true });
@@ -52,6 +56,11 @@ export async function cancelBooking({
       policyText: fee.policy,
     });
     await recordBookingEvent(trx, 'booking.cancelled', cancelled);
+    await audit?.record(trx, {
+      organisationId: booking.organisation_id,
+      action: 'booking.cancelled',
+      target: { type: 'booking', id: booking.id, label: `#${booking.booking_number}` },
+    });
     return cancelled;
   });
 }

@@ -161,13 +161,13 @@ function stepResult({ id, status, therapist_id }: { id: string; status: BookingS
 async function recordStep(
   trx: Transaction<Database>,
   audit: AuditTrail | undefined,
-  booking: { id: string; organisation_id: string },
+  booking: { id: string; organisation_id: string; booking_number: number },
   action: Extract<AuditAction, `booking.${string}`>,
 ) {
   await audit?.record(trx, {
     organisationId: booking.organisation_id,
     action,
-    target: { type: 'booking', id: booking.id },
+    target: { type: 'booking', id: booking.id, label: `#${booking.booking_number}` },
   });
 }
 

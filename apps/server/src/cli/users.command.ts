@@ -1,8 +1,16 @@
+import { isUuid } from '@spa/contract';
 import { Email, Role } from '@spa/contract/dashboard';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { OPERATOR } from '../audit/record-audit.js';
 import { findPersonForSignIn, resolveVenueRefs } from '../dashboard/people.repository.js';
-import { invitePerson, listUsers, removePerson } from '../dashboard/people.service.js';
+import {
+  invitePerson,
+  listPendingInvitations,
+  listUsers,
+  removePerson,
+  revokeInvitation,
+} from '../dashboard/people.service.js';
+import { DashboardError } from '../errors/dashboard-errors.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { findOrganisationBySlug } from '../keys/keys.repository.js';
 import { type CommandHost, print } from './command-host.js';
@@ -62,35 +70,87 @@ export function registerUsers(program: Command, host: CommandHost): void {
       print(
         host,
         `Invited ${invitation.email} as ${invitation.role}${where} of ${options.org}. ` +
-          `Send them this URL (single use, valid until ${invitation.expires_at}):\n\n  ${invitation.url}\n`,
+          `Send them this URL (single use, valid until ${invitation.expires_at}):\n\n  ${invitation.url}\n` +
+          (invitation.elsewhere
+            ? `\nNote: ${invitation.email} already has an account in another organisation; a person belongs to ` +
+              'one organisation, so the link will refuse them until that account is removed.\n'
+            : ''),
       );
     });
 
   users
     .command('list')
-    .description('list the people of an organisation; times are UTC')
+    .description('list the people of an organisation, then its pending invitations; times are UTC')
     .requiredOption('--org <slug>', 'organisation slug')
     .action(async (options: { org: string }) => {
-      const listed = await host.withContext(async ({ db }) => {
+      const { people, invitations } = await host.withContext(async ({ db }) => {
         const org = await findOrganisationBySlug(db, options.org);
         if (!org) throw new OperatorError(`No organisation with slug ${options.org}`);
-        // Every person: an organisation's staff fits one page of the CLI.
-        return (await listUsers(db, org.id, { offset: 0, limit: 10_000 })).users;
+        // Every person and invitation: an organisation's staff fits one page of the CLI.
+        const all = { offset: 0, limit: 10_000 };
+        const [listed, pending] = await Promise.all([
+          listUsers(db, org.id, all),
+          listPendingInvitations(db, org.id, host.clock.now(), all),
+        ]);
+        return { people: listed.users, invitations: pending.invitations };
       });
-      if (listed.length === 0) return print(host, `Organisation ${options.org} has no people.`);
+      const venuesOf = (u: { role: string; venues: { slug: string }[] }) =>
+        u.role === 'admin' ? 'all' : u.venues.map((v) => v.slug).join(',');
       print(
         host,
-        formatTable(
-          listed.map((u) => ({
-            id: u.id,
-            email: u.email,
-            role: u.role,
-            venues: u.role === 'admin' ? 'all' : u.venues.map((v) => v.slug).join(','),
-            created: toMinute(u.created_at),
-            'last sign-in': toMinute(u.last_sign_in_at),
-          })),
-        ),
+        people.length === 0
+          ? `Organisation ${options.org} has no people.`
+          : formatTable(
+              people.map((u) => ({
+                id: u.id,
+                email: u.email,
+                role: u.role,
+                venues: venuesOf(u),
+                created: toMinute(u.created_at),
+                'last sign-in': toMinute(u.last_sign_in_at),
+              })),
+            ),
       );
+      if (invitations.length === 0) return print(host, '\nNo pending invitations.');
+      print(
+        host,
+        `\nPending invitations (revoke one with: users revoke-invitation ID):\n${formatTable(
+          invitations.map((i) => ({
+            id: i.id,
+            email: i.email,
+            role: i.role,
+            venues: venuesOf(i),
+            'invited by': i.invited_by ?? 'operator',
+            expires: toMinute(i.expires_at),
+          })),
+        )}`,
+      );
+    });
+
+  users
+    .command('revoke-invitation')
+    .description('revoke a pending invitation by its id (users list shows them): its link stops working at once')
+    .argument('<id>', 'the invitation id')
+    .action(async (id: string) => {
+      if (!isUuid(id)) throw new OperatorError(`${id} is not an invitation id (a UUID, as users list shows)`);
+      const revoked = await host.withContext(async ({ db }) => {
+        const invitation = await db
+          .selectFrom('invitations')
+          .select('organisation_id')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!invitation) throw new OperatorError(`No pending invitation ${id}`);
+        return revokeInvitation(db, {
+          organisationId: invitation.organisation_id,
+          invitationId: id,
+          actor: OPERATOR,
+          origin: NO_ORIGIN,
+          now: host.clock.now(),
+        }).catch((error: unknown) => {
+          throw error instanceof DashboardError ? new OperatorError(`No pending invitation ${id}`) : error;
+        });
+      });
+      print(host, `Revoked the invitation of ${revoked.email}; its link no longer works.`);
     });
 
   users

@@ -152,6 +152,8 @@ export interface Settings {
   demoData: boolean;
   /** Public base URL written into docs and printed at start. */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set: then it alone is the dashboard's origin, else each request's own scheme and Host. */
+  publicUrlSet: boolean;
   /** PostgreSQL connections per process. */
   dbPoolSize: number;
   /** A statement running longer is cancelled by PostgreSQL and the request gets 503. */
@@ -212,6 +214,7 @@ export function readSettings(env: Env = process.env): Settings {
     responseValidation: e.RESPONSE_VALIDATION,
     demoData: e.DEMO_DATA,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrlSet: e.PUBLIC_URL !== undefined,
     dbPoolSize: e.DB_POOL_SIZE,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,

@@ -58,12 +58,15 @@ export function toBookingListItem(r: LabelledBookingRow): z.infer<typeof Booking
     total_price: b.total_price,
     external_id: b.external_id,
     created_at: b.created_at,
+    notes: b.notes,
+    external_reference: b.external_reference,
     ...labels(r),
     customer: {
       id: r.customer_id,
       first_name: r.customer_first_name,
       last_name: r.customer_last_name,
       email: r.customer_email,
+      language: r.customer_language,
     },
   };
 }
@@ -71,7 +74,7 @@ export function toBookingListItem(r: LabelledBookingRow): z.infer<typeof Booking
 /** The one place a labelled row, its timeline, deliveries and eligible therapists become the detail. */
 export function toBookingDetail(
   r: LabelledBookingRow,
-  more: Pick<Detail, 'events' | 'deliveries' | 'eligible_therapists'>,
+  more: Pick<Detail, 'events' | 'deliveries' | 'eligible_therapists' | 'cancellation_quote'>,
 ): Detail {
   return {
     ...toBooking(r),

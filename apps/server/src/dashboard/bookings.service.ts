@@ -5,8 +5,15 @@ import type { OrganisationScope } from '../auth/organisation-scope.js';
 import { findScopedBooking, listBookingEvents, listEligibleTherapists } from '../bookings/booking-detail.repository.js';
 import { acceptBooking, finishBooking } from '../bookings/therapist-workflow.js';
 import type { Db } from '../db/connect.js';
-import { notFound } from '../errors/dashboard-errors.js';
-import { isoFromDb } from '../lib/instant.js';
+import { notFound, SentenceError } from '../errors/dashboard-errors.js';
+import { BookingAlreadyCancelledError } from '../errors/domain-errors.js';
+import { cancelBooking } from '../bookings/cancel-booking.js';
+import { cancellationFee } from '../bookings/cancellation-policy.js';
+import { LIVE_STATUSES } from '../lib/booking-status.js';
+import { toMoney } from '../lib/money.js';
+import type { CancelBookingBody } from '@spa/contract';
+import { Temporal } from 'temporal-polyfill';
+import { instantFromDb, isoFromDb } from '../lib/instant.js';
 import type { Clock } from '../lib/clock.js';
 import { listDeliveriesOf } from '../webhooks/delivery-log.repository.js';
 import { toBookingDetail } from './booking.mapper.js';
@@ -15,17 +22,32 @@ import { toDelivery } from './delivery.mapper.js';
 /** Deliveries a booking's page shows at most (a booking has a handful of events, each to at most 10 endpoints). */
 const MAX_BOOKING_DELIVERIES = 100;
 
-/** One booking of the scope in full; 404 `Booking not found` outside it. Deliveries only for an admin. */
-export async function readBookingDetail(db: Db, scope: OrganisationScope, bookingId: string) {
+/**
+ * One booking of the scope in full; 404 `Booking not found` outside it. Deliveries only for an admin; the fee a
+ * cancellation now would cost, per side, while it can still be cancelled.
+ */
+export async function readBookingDetail(db: Db, scope: OrganisationScope, bookingId: string, now: Temporal.Instant) {
   const row = await findScopedBooking(db, scope, bookingId);
   if (!row) throw bookingNotFound();
-  const [events, deliveries, eligible] = await Promise.all([
+  const [events, deliveries, eligible, venue] = await Promise.all([
     listBookingEvents(db, bookingId),
     scope.venueIds === null
       ? listDeliveriesOf(db, scope.organisationId, { bookingId }, { offset: 0, limit: MAX_BOOKING_DELIVERIES })
       : { rows: [] },
     listEligibleTherapists(db, bookingId),
+    db.selectFrom('venues').select('cancellation_policy').where('id', '=', row.venue_id).executeTakeFirstOrThrow(),
   ]);
+  const quote = (cancelledBy: 'partner' | 'customer') => {
+    const fee = cancellationFee({
+      policy: venue.cancellation_policy,
+      cancelledBy,
+      totalMinor: Number(row.total_price_minor),
+      currency: row.currency,
+      startAt: instantFromDb(row.start_at),
+      now,
+    });
+    return { fee: toMoney(fee.feeMinor, row.currency), fee_percent: fee.feePercent, policy: fee.policy };
+  };
   return toBookingDetail(row, {
     events: events.map((e) => ({
       id: e.id,
@@ -34,6 +56,9 @@ export async function readBookingDetail(db: Db, scope: OrganisationScope, bookin
     })),
     deliveries: deliveries.rows.map(toDelivery),
     eligible_therapists: eligible,
+    cancellation_quote: LIVE_STATUSES.includes(row.status)
+      ? { partner: quote('partner'), customer: quote('customer') }
+      : null,
   });
 }
 
@@ -58,11 +83,28 @@ export async function recordAcceptance(db: Db, input: StepInput & { therapistId:
     scope: input.scope,
     refuseMissing: bookingNotFound,
   });
-  return readBookingDetail(db, input.scope, input.bookingId);
+  return readBookingDetail(db, input.scope, input.bookingId, input.clock.now());
 }
 
-/** Completion or no-show, recorded from the dashboard with the CLI's own service, within the person's scope. */
+/**
+ * Completion or no-show, recorded from the dashboard with the CLI's own service, within the person's scope. Before
+ * the start it is refused in the desk's terms (the booking's number, its start in the venue's own time), not the
+ * operator's (an id and a UTC instant).
+ */
 export async function recordOutcome(db: Db, input: StepInput & { outcome: 'completed' | 'no_show' }) {
+  const row = await findScopedBooking(db, input.scope, input.bookingId);
+  if (!row) throw bookingNotFound();
+  const start = instantFromDb(row.start_at);
+  if (row.status === 'confirmed' && Temporal.Instant.compare(input.clock.now(), start) < 0) {
+    const local = start.toZonedDateTimeISO(row.venue_timezone ?? 'UTC');
+    const when = `${local.toPlainDate().toString()} at ${local.toPlainTime().toString({ smallestUnit: 'minute' })}`;
+    throw new SentenceError(
+      409,
+      `Booking #${row.booking_number} starts on ${when} (${row.venue_name} time): mark it ` +
+        `${input.outcome === 'completed' ? 'completed' : 'a no-show'} once it has started.`,
+      'not_started',
+    );
+  }
   await finishBooking(db, {
     bookingId: input.bookingId,
     outcome: input.outcome,
@@ -71,7 +113,44 @@ export async function recordOutcome(db: Db, input: StepInput & { outcome: 'compl
     scope: input.scope,
     refuseMissing: bookingNotFound,
   });
-  return readBookingDetail(db, input.scope, input.bookingId);
+  return readBookingDetail(db, input.scope, input.bookingId, input.clock.now());
+}
+
+/**
+ * Cancels a booking of the scope as the partner API does (the venue's tiers for `cancelled_by`, the room and
+ * therapists released, `booking.cancelled` emitted), recorded in the audit log in the same transaction.
+ */
+export async function cancelFromDashboard(db: Db, input: StepInput & { body: z.infer<typeof CancelBookingBody> }) {
+  const row = await findScopedBooking(db, input.scope, input.bookingId);
+  if (!row) throw bookingNotFound();
+  try {
+    await cancelBooking({
+      db,
+      principal: {
+        keyId: 'dashboard',
+        organisationId: input.scope.organisationId,
+        venueId: null,
+        scopes: new Set(),
+        rateLimitPerMin: null,
+      },
+      bookingRef: row.id,
+      body: input.body,
+      now: input.clock.now(),
+      audit: input.audit,
+    });
+  } catch (error) {
+    if (error instanceof BookingAlreadyCancelledError)
+      throw new SentenceError(
+        409,
+        `Booking #${row.booking_number} is ${row.status.replace('_', ' ')}: it can no longer be cancelled.`,
+        'status',
+      );
+    throw error;
+  }
+  return {
+    venueId: row.venue_id,
+    detail: await readBookingDetail(db, input.scope, input.bookingId, input.clock.now()),
+  };
 }
 
 const bookingNotFound = () => notFound(DashboardErrorText.BookingNotFound);

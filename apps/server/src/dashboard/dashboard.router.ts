@@ -1,4 +1,4 @@
-import { dashboardContract } from '@spa/contract/dashboard';
+import { DESK_EVENTS_PATH, dashboardContract } from '@spa/contract/dashboard';
 import type { AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
 import type { Express, RequestHandler } from 'express';
@@ -7,6 +7,7 @@ import { checkResponses } from '../http/response-check.js';
 import { rejectNulCharacters, rejectUndecodablePath } from '../http/unsafe-input.js';
 import { auditEventsRouter } from './audit-events.router.js';
 import { dashboardGuard } from './dashboard-guard.js';
+import { deskEvents } from './desk-events.js';
 import type { DashboardDeps } from './dashboard-deps.js';
 import { invitationsRouter } from './invitations.router.js';
 import { bookingsRouter } from './bookings.router.js';
@@ -39,6 +40,8 @@ export function mountDashboardApi(app: Express, deps: DashboardDeps, options: { 
     });
   }
 
+  // Server-sent events for the venue desk: a plain route (EventSource reads it), behind the same session guard.
+  app.get(DESK_EVENTS_PATH, guard, deskEvents({ db: deps.db, clock: deps.clock, feed: deps.deskFeed }));
   mount(dashboardContract.session, sessionRouter(deps));
   mount(dashboardContract.invitations, invitationsRouter(deps));
   mount(dashboardContract.users, usersRouter(deps));

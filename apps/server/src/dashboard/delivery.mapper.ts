@@ -1,4 +1,4 @@
-import type { WebhookDelivery } from '@spa/contract/dashboard';
+import type { WebhookDelivery, WebhookDeliveryDetail } from '@spa/contract/dashboard';
 import type { z } from 'zod';
 import { isoFromDb } from '../lib/instant.js';
 import type { DeliveryLogRow } from '../webhooks/delivery-log.repository.js';
@@ -22,6 +22,22 @@ export function toDelivery(row: DeliveryLogRow): Delivery {
       status_code: a.status_code,
       duration_ms: a.duration_ms,
       error: a.error,
+      manual: a.manual,
     })),
+  };
+}
+
+/** A delivery with the body sent and each attempt's answer (the deliveries page's details). */
+export function toDeliveryDetail(
+  row: DeliveryLogRow & {
+    body: string;
+    attempt_log: (DeliveryLogRow['attempt_log'][number] & { response_body: string | null })[];
+  },
+): z.infer<typeof WebhookDeliveryDetail> {
+  const delivery = toDelivery(row);
+  return {
+    ...delivery,
+    request_body: row.body,
+    attempts: delivery.attempts.map((attempt, i) => ({ ...attempt, response_body: row.attempt_log[i]!.response_body })),
   };
 }

@@ -30,7 +30,7 @@ export async function describeActor(db: Db, clock: Clock, actor: DashboardActor)
 }
 
 /** Every venue of the organisation for an admin; the listed ones for desk (none if all were removed). */
-async function visibleVenues(db: Db, actor: DashboardActor) {
+export async function visibleVenues(db: Db, actor: Pick<DashboardActor, 'role' | 'venueIds' | 'organisationId'>) {
   if (actor.role === 'desk' && actor.venueIds.length === 0) return [];
   let query = db
     .selectFrom('venues')

@@ -183,12 +183,110 @@ export async function listPeople(db: Db, organisationId: string, window: { offse
   return { rows, total: Number(count.count) };
 }
 
-/** Deletes the person if they belong to the organisation (sessions and venues cascade); false if not. */
-export async function deletePerson(trx: Trx, organisationId: string, personId: string): Promise<boolean> {
-  const result = await trx
-    .deleteFrom('people')
+/**
+ * Deletes the person if they belong to the organisation (venues cascade), after `endSessions` ended their sessions;
+ * undefined if there is no such person. Locks the row first, so a sign-in cannot add a session in between.
+ */
+export async function deletePerson(
+  trx: Trx,
+  organisationId: string,
+  personId: string,
+  endSessions: (personId: string) => Promise<number>,
+): Promise<{ email: string; sessionsEnded: number } | undefined> {
+  const person = await trx
+    .selectFrom('people')
+    .select(['id', 'email'])
     .where('id', '=', personId)
     .where('organisation_id', '=', organisationId)
+    .forUpdate()
     .executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+  if (!person) return undefined;
+  const sessionsEnded = await endSessions(person.id);
+  await trx.deleteFrom('people').where('id', '=', person.id).execute();
+  return { email: person.email, sessionsEnded };
+}
+
+/** The organisation of the person with this email, if any. */
+export async function organisationOfEmail(db: Db | Trx, email: string): Promise<string | undefined> {
+  const row = await db.selectFrom('people').select('organisation_id').where('email', '=', email).executeTakeFirst();
+  return row?.organisation_id;
+}
+
+/** Sets a person's role and desk venues; undefined when the person is not the organisation's. */
+export async function setAccess(
+  trx: Trx,
+  organisationId: string,
+  personId: string,
+  role: Role,
+  venueIds: readonly string[],
+) {
+  const person = await trx
+    .updateTable('people')
+    .set({ role })
+    .where('id', '=', personId)
+    .where('organisation_id', '=', organisationId)
+    .returning(['id', 'email', 'created_at', 'last_sign_in_at'])
+    .executeTakeFirst();
+  if (!person) return undefined;
+  await trx.deleteFrom('person_venues').where('person_id', '=', personId).execute();
+  if (role === 'desk' && venueIds.length)
+    await trx
+      .insertInto('person_venues')
+      .values(venueIds.map((venueId) => ({ person_id: personId, venue_id: venueId })))
+      .execute();
+  return person;
+}
+
+/** Invitations of the organisation not accepted and within their validity, newest first, with the inviter. */
+export async function pendingInvitations(
+  db: Db,
+  organisationId: string,
+  now: Temporal.Instant,
+  window: { offset: number; limit: number },
+) {
+  const base = db
+    .selectFrom('invitations')
+    .where('invitations.organisation_id', '=', organisationId)
+    .where('invitations.accepted_at', 'is', null)
+    .where('invitations.expires_at', '>', now.toString());
+  const [rows, count] = await Promise.all([
+    base
+      .leftJoin('people', 'people.id', 'invitations.invited_by')
+      .select([
+        'invitations.id',
+        'invitations.email',
+        'invitations.role',
+        'invitations.venue_ids',
+        'invitations.created_at',
+        'invitations.expires_at',
+        'people.email as invited_by_email',
+      ])
+      .orderBy('invitations.created_at', 'desc')
+      .orderBy('invitations.id')
+      .offset(window.offset)
+      .limit(window.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.count) };
+}
+
+/** Deletes a pending invitation of the organisation; undefined when there is none with that id. */
+export function deletePendingInvitation(trx: Trx, organisationId: string, id: string) {
+  return trx
+    .deleteFrom('invitations')
+    .where('id', '=', id)
+    .where('organisation_id', '=', organisationId)
+    .where('accepted_at', 'is', null)
+    .returning('email')
+    .executeTakeFirst();
+}
+
+/** A new password hash, and when it was set. */
+export async function setPassword(trx: Trx, personId: string, passwordHash: string, now: Temporal.Instant) {
+  await trx
+    .updateTable('people')
+    .set({ password_hash: passwordHash, password_changed_at: now.toString() })
+    .where('id', '=', personId)
+    .execute();
 }

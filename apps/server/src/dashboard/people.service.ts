@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DashboardErrorText, type Role, type SentInvitation, type User } from '@spa/contract/dashboard';
+import {
+  DashboardErrorText,
+  type PendingInvitation,
+  type Role,
+  type SentInvitation,
+  type User,
+} from '@spa/contract/dashboard';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import { type AuditActor, recordAudit } from '../audit/record-audit.js';
@@ -10,15 +16,19 @@ import type { Trx } from '../import/upsert.js';
 import { isoFromDb, isoSeconds } from '../lib/instant.js';
 import type { RequestOrigin } from './dashboard-actor.js';
 import { hashPassword } from './passwords.js';
-import { deleteSessionsOf } from './sessions.repository.js';
+import { endSessionsOf } from './sessions.repository.js';
 import {
   deletePerson,
   findLiveInvitation,
   insertInvitation,
   insertPerson,
+  deletePendingInvitation,
   listPeople,
+  pendingInvitations,
   markInvitationAccepted,
+  organisationOfEmail,
   personWithEmailExists,
+  setAccess,
   venuesByIds,
 } from './people.repository.js';
 import { hashToken, newToken } from './tokens.js';
@@ -42,14 +52,23 @@ export interface InviteInput {
 
 /**
  * Invites a person: an invitation whose token only its URL holds (the table keeps the hash). A pending
- * invitation of the same email to the same organisation is replaced, so only the newest URL works.
+ * invitation of the same email to the same organisation is replaced, so only the newest URL works. A person of
+ * this organisation with the email is refused (409); one of another organisation is not (DECISIONS: the answer
+ * must not tell an admin that the email has an account elsewhere): the invitation is made, and its holder learns
+ * at acceptance that the email is taken. `elsewhere` says so to the operator's CLI, which may know.
  */
-export async function invitePerson(db: Db, input: InviteInput): Promise<z.infer<typeof SentInvitation>> {
+export async function invitePerson(
+  db: Db,
+  input: InviteInput,
+): Promise<z.infer<typeof SentInvitation> & { elsewhere: boolean }> {
   const token = newToken();
   const id = randomUUID();
   const expiresAt = input.now.add(INVITATION_VALIDITY);
+  let elsewhere = false;
   await db.transaction().execute(async (trx) => {
-    if (await personWithEmailExists(trx, input.email)) throw emailTaken();
+    const organisationId = await organisationOfEmail(trx, input.email);
+    if (organisationId === input.organisationId) throw emailTaken();
+    elsewhere = organisationId !== undefined;
     await insertInvitation(trx, {
       id,
       organisationId: input.organisationId,
@@ -65,7 +84,7 @@ export async function invitePerson(db: Db, input: InviteInput): Promise<z.infer<
       organisationId: input.organisationId,
       actor: input.actor,
       action: 'person.invited',
-      target: { type: 'invitation', id },
+      target: { type: 'invitation', id, label: input.email },
       ...input.origin,
       at: input.now,
     });
@@ -78,6 +97,7 @@ export async function invitePerson(db: Db, input: InviteInput): Promise<z.infer<
     venues,
     expires_at: isoSeconds(expiresAt),
     url: `${input.publicUrl}/dashboard/invitations/${token}`,
+    elsewhere,
   };
 }
 
@@ -120,7 +140,7 @@ export async function acceptInvitation(
         organisationId: invitation.organisation_id,
         actor: { type: 'person', personId, email: invitation.email },
         action: 'invitation.accepted',
-        target: { type: 'invitation', id: invitation.id },
+        target: { type: 'invitation', id: invitation.id, label: invitation.email },
         ...input.origin,
         at: input.now,
       });
@@ -167,17 +187,110 @@ export async function removePerson(
   if (input.actor.type === 'person' && input.actor.personId === input.personId)
     throw new DashboardError(409, DashboardErrorText.CannotRemoveSelf);
   return db.transaction().execute(async (trx) => {
-    const sessionsEnded = await deleteSessionsOf(trx, input.personId, input.organisationId);
-    if (!(await deletePerson(trx, input.organisationId, input.personId)))
-      throw notFound(DashboardErrorText.UserNotFound);
+    const removed = await deletePerson(trx, input.organisationId, input.personId, (personId) =>
+      // Before the row goes (its sessions cascade): each open session's holder will be told they were removed.
+      endSessionsOf(trx, personId, { reason: 'removed', now: input.now }),
+    );
+    if (!removed) throw notFound(DashboardErrorText.UserNotFound);
+    const sessionsEnded = removed.sessionsEnded;
     await recordAudit(trx, {
       organisationId: input.organisationId,
       actor: input.actor,
       action: 'person.removed',
-      target: { type: 'person', id: input.personId },
+      target: { type: 'person', id: input.personId, label: removed.email },
       ...input.origin,
       at: input.now,
     });
     return { sessionsEnded };
+  });
+}
+
+/**
+ * Changes a person's role and (desk) venues. Their open sessions read the person at every request, so the change
+ * applies from their next one. Nobody changes their own access (an admin could not undo demoting themselves).
+ */
+export async function updateAccess(
+  db: Db,
+  input: {
+    organisationId: string;
+    personId: string;
+    role: Role;
+    venueIds: readonly string[];
+    actor: AuditActor;
+    origin: RequestOrigin;
+    now: Temporal.Instant;
+  },
+): Promise<z.infer<typeof User>> {
+  if (input.actor.type === 'person' && input.actor.personId === input.personId)
+    throw new DashboardError(409, DashboardErrorText.CannotChangeOwnAccess);
+  return db.transaction().execute(async (trx) => {
+    const person = await setAccess(trx, input.organisationId, input.personId, input.role, input.venueIds);
+    if (!person) throw notFound(DashboardErrorText.UserNotFound);
+    await recordAudit(trx, {
+      organisationId: input.organisationId,
+      actor: input.actor,
+      action: 'person.updated',
+      target: { type: 'person', id: input.personId, label: person.email },
+      ...input.origin,
+      at: input.now,
+    });
+    const venues = await venuesByIds(trx, input.organisationId, input.venueIds);
+    return {
+      id: person.id,
+      email: person.email,
+      role: input.role,
+      venues,
+      created_at: isoFromDb(person.created_at),
+      last_sign_in_at: person.last_sign_in_at === null ? null : isoFromDb(person.last_sign_in_at),
+    };
+  });
+}
+
+/** The organisation's invitations not yet accepted and still valid, newest first, with their inviter's email. */
+export async function listPendingInvitations(
+  db: Db,
+  organisationId: string,
+  now: Temporal.Instant,
+  window: { offset: number; limit: number },
+) {
+  const { rows, total } = await pendingInvitations(db, organisationId, now, window);
+  const venues = new Map(
+    (await venuesByIds(db, organisationId, [...new Set(rows.flatMap((r) => r.venue_ids))])).map((v) => [v.id, v]),
+  );
+  const invitations: z.infer<typeof PendingInvitation>[] = rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    venues: r.venue_ids.flatMap((id) => venues.get(id) ?? []),
+    invited_by: r.invited_by_email,
+    created_at: isoFromDb(r.created_at),
+    expires_at: isoFromDb(r.expires_at),
+  }));
+  return { invitations, total };
+}
+
+/** Revokes a pending invitation of the organisation: its link answers 404 at once. */
+export async function revokeInvitation(
+  db: Db,
+  input: {
+    organisationId: string;
+    invitationId: string;
+    actor: AuditActor;
+    origin: RequestOrigin;
+    now: Temporal.Instant;
+  },
+): Promise<{ email: string }> {
+  return db.transaction().execute(async (trx) => {
+    const revoked = await deletePendingInvitation(trx, input.organisationId, input.invitationId);
+    if (!revoked) throw notFound(DashboardErrorText.InvitationNotFound);
+    await recordAudit(trx, {
+      organisationId: input.organisationId,
+      actor: input.actor,
+      action: 'invitation.revoked',
+      target: { type: 'invitation', id: input.invitationId, label: revoked.email },
+      ...input.origin,
+      at: input.now,
+    });
+    return revoked;
   });
 }

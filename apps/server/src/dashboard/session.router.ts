@@ -6,7 +6,15 @@ import type { DashboardDeps } from './dashboard-deps.js';
 import { CONFIRMATION_WINDOW } from './guards.js';
 import { describeActor } from './me.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
-import { confirmPassword, signIn, signOut } from './session.service.js';
+import {
+  changePassword,
+  confirmPassword,
+  endSession,
+  listSessions,
+  signIn,
+  signOut,
+  signOutEverywhere,
+} from './session.service.js';
 
 export function sessionRouter(deps: DashboardDeps) {
   return initServer().router(dashboardContract.session, {
@@ -27,6 +35,25 @@ export function sessionRouter(deps: DashboardDeps) {
     confirm: async ({ body, req, res }) => {
       const at = await confirmPassword(deps, actorOf(res), body.password, requestOriginOf(req));
       return { status: 200, body: { data: { confirmed_until: isoSeconds(at.add(CONFIRMATION_WINDOW)) } } };
+    },
+    changePassword: async ({ body, req, res }) => {
+      const ended = await changePassword(
+        deps,
+        actorOf(res),
+        { currentPassword: body.current_password, newPassword: body.new_password },
+        requestOriginOf(req),
+      );
+      return { status: 200, body: { data: { sessions_ended: ended } } };
+    },
+    sessions: async ({ res }) => ({ status: 200, body: { data: await listSessions(deps, actorOf(res)) } }),
+    endSession: async ({ params, req, res }) => {
+      await endSession(deps, actorOf(res), params.id, requestOriginOf(req));
+      return { status: 204, body: undefined };
+    },
+    signOutEverywhere: async ({ req, res }) => {
+      await signOutEverywhere(deps, actorOf(res), requestOriginOf(req));
+      clearSessionCookie(res, deps.secureCookies);
+      return { status: 204, body: undefined };
     },
   });
 }

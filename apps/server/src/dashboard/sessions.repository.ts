@@ -115,3 +115,83 @@ export async function deleteExpiredSessionsOf(
     )
     .execute();
 }
+
+export type EndReason = 'removed' | 'password_changed' | 'signed_out_everywhere';
+
+/**
+ * Ends sessions of a person for a reason their holders are told at their next request (ended_sessions keeps the
+ * reason until the session would have expired anyway). `except` keeps one (the password changer's own).
+ * Answers how many ended.
+ */
+export async function endSessionsOf(
+  trx: Trx,
+  personId: string,
+  input: { reason: EndReason; now: Temporal.Instant; except?: string | undefined },
+): Promise<number> {
+  let query = trx.deleteFrom('sessions').where('person_id', '=', personId);
+  if (input.except !== undefined) query = query.where('id', '!=', input.except);
+  const ended = await query.returning(['token_hash', 'absolute_expires_at']).execute();
+  if (ended.length)
+    await trx
+      .insertInto('ended_sessions')
+      .values(
+        ended.map((row) => ({
+          token_hash: row.token_hash,
+          reason: input.reason,
+          ended_at: input.now.toString(),
+          expires_at: row.absolute_expires_at,
+        })),
+      )
+      .onConflict((oc) => oc.column('token_hash').doNothing())
+      .execute();
+  return ended.length;
+}
+
+/** Why the session of this token hash was ended for its holder, if it was and that is still worth saying. */
+export async function endReasonOf(db: Db, tokenHash: string, now: Temporal.Instant): Promise<EndReason | undefined> {
+  const row = await db
+    .selectFrom('ended_sessions')
+    .select('reason')
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', now.toString())
+    .executeTakeFirst();
+  return row?.reason;
+}
+
+/** A person's live sessions, the latest sign-in first. */
+export function listLiveSessionsOf(db: Db, personId: string, now: Temporal.Instant, idleSince: Temporal.Instant) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'ip', 'user_agent'])
+    .where('person_id', '=', personId)
+    .where('absolute_expires_at', '>', now.toString())
+    .where('last_seen_at', '>', idleSince.toString())
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Ends one session of the person (another browser of theirs); false when it is not one of theirs. */
+export async function deleteSessionOf(trx: Trx, personId: string, sessionId: string): Promise<boolean> {
+  const result = await trx
+    .deleteFrom('sessions')
+    .where('id', '=', sessionId)
+    .where('person_id', '=', personId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Whether the person has signed in from this address before (the audit log keeps each sign-in's address). */
+export async function hasSignedInFrom(db: Db, email: string, ip: string | null): Promise<boolean> {
+  if (ip === null) return false;
+  const row = await db
+    .selectFrom('audit_events')
+    .innerJoin('people', 'people.id', 'audit_events.actor_person_id')
+    .select('audit_events.id')
+    .where('people.email', '=', email)
+    .where('audit_events.action', '=', 'session.signed_in')
+    .where('audit_events.ip', '=', ip)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -2,11 +2,11 @@ import { DashboardErrorText, dashboardContract } from '@spa/contract/dashboard';
 import { initServer } from '@ts-rest/express';
 import { notFound } from '../errors/dashboard-errors.js';
 import { pageWindow, paginated } from '../http/pagination.js';
-import { listDeliveriesOf } from '../webhooks/delivery-log.repository.js';
+import { findDeliveryOf, listDeliveriesOf } from '../webhooks/delivery-log.repository.js';
 import { replay } from '../webhooks/endpoints.service.js';
 import { actorOf } from './dashboard-actor.js';
 import type { DashboardDeps } from './dashboard-deps.js';
-import { toDelivery } from './delivery.mapper.js';
+import { toDelivery, toDeliveryDetail } from './delivery.mapper.js';
 import { requireRole } from './guards.js';
 import { trailOf } from './resource-access.js';
 
@@ -20,15 +20,28 @@ export function webhookDeliveriesRouter({ db, clock }: DashboardDeps) {
         const { rows, total } = await listDeliveriesOf(
           db,
           actorOf(res).organisationId,
-          { endpointId: query.endpoint_id, status: query.status, eventType: query.event_type },
+          {
+            endpointId: query.endpoint_id,
+            status: query.status,
+            eventType: query.event_type,
+            eventOrBookingId: query.q,
+          },
           pageWindow(query),
         );
         return { status: 200, body: paginated(rows.map(toDelivery), query, total) };
       },
     },
+    get: {
+      middleware: admin,
+      handler: async ({ params, res }) => {
+        const row = await findDeliveryOf(db, actorOf(res).organisationId, params.event_id, params.endpoint_id);
+        if (!row) throw notFound(DashboardErrorText.WebhookEventNotFound);
+        return { status: 200, body: { data: toDeliveryDetail(row) } };
+      },
+    },
     replay: {
       middleware: admin,
-      handler: async ({ params, req, res }) => {
+      handler: async ({ params, body, req, res }) => {
         const { organisationId } = actorOf(res);
         const event = await db
           .selectFrom('webhook_events')
@@ -39,6 +52,7 @@ export function webhookDeliveriesRouter({ db, clock }: DashboardDeps) {
         if (!event) throw notFound(DashboardErrorText.WebhookEventNotFound);
         const replayed = await replay(db, event.id, {
           organisationId,
+          endpointId: body?.endpoint_id,
           audit: trailOf(req, res, clock),
           now: clock.now(),
         });

@@ -10,8 +10,12 @@ import { trailOf } from './resource-access.js';
 import {
   createDashboardEndpoint,
   dashboardEndpoint,
+  dashboardEndpointDetail,
   listDashboardEndpoints,
+  replayFailedDeliveries,
+  setDashboardEndpointEnabled,
   testDashboardEndpoint,
+  updateDashboardEndpoint,
 } from './webhook-endpoints.service.js';
 
 /** The organisation's webhook endpoints (admin), through the services of the CLI's `webhooks` commands. */
@@ -72,12 +76,69 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
         };
       },
     },
-    test: {
+    get: {
+      middleware: admin,
+      handler: async ({ params, res }) => ({
+        status: 200,
+        body: { data: await dashboardEndpointDetail(deps, actorOf(res).organisationId, params.id) },
+      }),
+    },
+    update: {
+      middleware: admin,
+      handler: async ({ params, body, req, res }) => {
+        const endpoint = await updateDashboardEndpoint(deps, {
+          organisationId: actorOf(res).organisationId,
+          endpointId: params.id,
+          url: body.url,
+          events: body.events,
+          venueId: body.venue_id,
+          audit: trailOf(req, res, clock),
+        });
+        return { status: 200, body: { data: endpoint } };
+      },
+    },
+    disable: {
       middleware: admin,
       handler: async ({ params, req, res }) => {
+        const input = { organisationId: actorOf(res).organisationId, endpointId: params.id };
+        const endpoint = await setDashboardEndpointEnabled(deps, {
+          ...input,
+          enabled: false,
+          audit: trailOf(req, res, clock),
+        });
+        return { status: 200, body: { data: endpoint } };
+      },
+    },
+    enable: {
+      middleware: admin,
+      handler: async ({ params, req, res }) => {
+        const input = { organisationId: actorOf(res).organisationId, endpointId: params.id };
+        const endpoint = await setDashboardEndpointEnabled(deps, {
+          ...input,
+          enabled: true,
+          audit: trailOf(req, res, clock),
+        });
+        return { status: 200, body: { data: endpoint } };
+      },
+    },
+    replayFailed: {
+      middleware: admin,
+      handler: async ({ params, req, res }) => {
+        const deliveries = await replayFailedDeliveries(deps, {
+          organisationId: actorOf(res).organisationId,
+          endpointId: params.id,
+          audit: trailOf(req, res, clock),
+        });
+        return { status: 200, body: { data: { deliveries } } };
+      },
+    },
+    test: {
+      middleware: admin,
+      handler: async ({ params, body, req, res }) => {
         const outcome = await testDashboardEndpoint(deps, {
           organisationId: actorOf(res).organisationId,
           endpointId: params.id,
+          type: body?.type,
           audit: trailOf(req, res, clock),
         });
         return { status: 200, body: { data: outcome } };

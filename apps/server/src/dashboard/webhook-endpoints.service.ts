@@ -7,8 +7,16 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import { DashboardError, notFound, SentenceError } from '../errors/dashboard-errors.js';
 import { attemptDeps, type WebhookDeps } from './webhook-deps.js';
 import { deliverNow, leaseSecondsFor } from '../webhooks/attempt-delivery.js';
-import { countSettledSince } from '../webhooks/delivery-log.repository.js';
-import { addEndpointTo, EndpointLimitError, listEndpointsOf, UnsafeUrlRefusal } from '../webhooks/endpoints.service.js';
+import { disableEndpoint, replayFailedOf } from '../webhooks/deliveries.repository.js';
+import { countDailySince, countSettledSince } from '../webhooks/delivery-log.repository.js';
+import {
+  addEndpointTo,
+  checkedUrl,
+  EndpointLimitError,
+  listEndpointsOf,
+  UnsafeUrlRefusal,
+} from '../webhooks/endpoints.service.js';
+import { sampleBookingEvent } from './sample-event.js';
 import { DisabledEndpointError, queueTestEvent } from '../webhooks/test-event.js';
 
 /** The window of an endpoint's recent success rate. */
@@ -92,7 +100,7 @@ export async function createDashboardEndpoint(
   } catch (error) {
     // The CLI's refusals, in the dashboard contract's statuses and texts.
     if (error instanceof EndpointLimitError) throw new DashboardError(409, DashboardErrorText.TooManyWebhookEndpoints);
-    if (error instanceof UnsafeUrlRefusal) throw new SentenceError(422, error.message);
+    if (error instanceof UnsafeUrlRefusal) throw new SentenceError(422, error.message, 'unsafe_url');
     throw error;
   }
 }
@@ -104,10 +112,14 @@ export async function createDashboardEndpoint(
  */
 export async function testDashboardEndpoint(
   deps: WebhookDeps,
-  input: { organisationId: string; endpointId: string; audit: AuditTrail },
+  input: { organisationId: string; endpointId: string; type?: string | undefined; audit: AuditTrail },
 ): Promise<z.infer<typeof TestDelivery>> {
   await dashboardEndpoint(deps, input.organisationId, input.endpointId);
   const now = deps.clock.now();
+  const sample =
+    input.type && input.type !== 'webhook.test'
+      ? await sampleBookingEvent(deps.db, input.organisationId, input.type as WebhookEventType, now)
+      : undefined;
   const token = randomUUID();
   const attempt = attemptDeps(deps);
   let queued;
@@ -117,9 +129,10 @@ export async function testDashboardEndpoint(
       audit: input.audit,
       now,
       lease: { token, until: now.add({ seconds: leaseSecondsFor(attempt.attemptTimeoutMs) }) },
+      ...(sample && { sample }),
     });
   } catch (error) {
-    if (error instanceof DisabledEndpointError) throw new SentenceError(409, error.message);
+    if (error instanceof DisabledEndpointError) throw new SentenceError(409, error.message, 'disabled');
     throw error;
   }
   const record = await deliverNow({ ...attempt, db: deps.db }, { id: queued.deliveryId, token });
@@ -132,4 +145,124 @@ export async function testDashboardEndpoint(
     duration_ms: record.durationMs,
     error: record.error,
   };
+}
+
+/** One endpoint with its last 7 days, day by day (UTC), oldest first: the endpoint page's chart. */
+export async function dashboardEndpointDetail(deps: WebhookDeps, organisationId: string, endpointId: string) {
+  const endpoint = await dashboardEndpoint(deps, organisationId, endpointId);
+  const today = deps.clock.now().toZonedDateTimeISO('UTC').toPlainDate();
+  const first = today.subtract({ days: 6 });
+  const since = first.toZonedDateTime('UTC').toInstant().toString();
+  const counts = await countDailySince(deps.db, endpointId, since);
+  const count = (day: string, status: string) =>
+    Number(counts.find((c) => c.day === day && c.status === status)?.count ?? 0);
+  const daily = Array.from({ length: 7 }, (_, i) => {
+    const date = first.add({ days: i }).toString();
+    return { date, succeeded: count(date, 'succeeded'), failed: count(date, 'failed') };
+  });
+  return { ...endpoint, daily };
+}
+
+/**
+ * Changes an endpoint's URL (checked as when adding one), event types or venue; its secret stays. The audit row
+ * names the URL it has after the change.
+ */
+export async function updateDashboardEndpoint(
+  deps: WebhookDeps,
+  input: {
+    organisationId: string;
+    endpointId: string;
+    url?: string | undefined;
+    events?: WebhookEventType[] | undefined;
+    venueId?: string | null | undefined;
+    audit: AuditTrail;
+  },
+) {
+  const current = await dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  if (input.venueId) {
+    const venue = await deps.db
+      .selectFrom('venues')
+      .select('id')
+      .where('id', '=', input.venueId)
+      .where('organisation_id', '=', input.organisationId)
+      .executeTakeFirst();
+    if (!venue) throw notFound(DashboardErrorText.VenueNotFound);
+  }
+  let url = current.url;
+  if (input.url !== undefined) {
+    try {
+      url = (await checkedUrl(input.url, deps.webhooks.allowPrivateNetworks)).toString();
+    } catch (error) {
+      if (error instanceof UnsafeUrlRefusal) throw new SentenceError(422, error.message, 'unsafe_url');
+      throw error;
+    }
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({
+        url,
+        ...(input.events !== undefined && { event_types: [...new Set(input.events)] }),
+        ...(input.venueId !== undefined && { venue_id: input.venueId }),
+      })
+      .where('id', '=', input.endpointId)
+      .where('organisation_id', '=', input.organisationId)
+      .execute();
+    await input.audit.record(trx, {
+      organisationId: input.organisationId,
+      action: 'webhook_endpoint.updated',
+      target: { type: 'webhook_endpoint', id: input.endpointId, label: url },
+    });
+  });
+  return dashboardEndpoint(deps, input.organisationId, input.endpointId);
+}
+
+/**
+ * Disables an endpoint (its pending deliveries fail now, as when the delivery loop gives up on it: they can be
+ * replayed once it is enabled again) or enables it (new events reach it).
+ */
+export async function setDashboardEndpointEnabled(
+  deps: WebhookDeps,
+  input: { organisationId: string; endpointId: string; enabled: boolean; audit: AuditTrail },
+) {
+  const current = await dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  if (current.enabled !== input.enabled)
+    await deps.db.transaction().execute(async (trx) => {
+      if (input.enabled)
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({ disabled_at: null, failing_since: null })
+          .where('id', '=', input.endpointId)
+          .execute();
+      else await disableEndpoint(trx, input.endpointId, deps.clock.now().toString());
+      await input.audit.record(trx, {
+        organisationId: input.organisationId,
+        action: input.enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled',
+        target: { type: 'webhook_endpoint', id: input.endpointId, label: current.url },
+      });
+    });
+  return dashboardEndpoint(deps, input.organisationId, input.endpointId);
+}
+
+/** Replays every failed delivery of the endpoint to it alone; the audit row counts as one replay of the endpoint's. */
+export async function replayFailedDeliveries(
+  deps: WebhookDeps,
+  input: { organisationId: string; endpointId: string; audit: AuditTrail },
+) {
+  const endpoint = await dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  if (!endpoint.enabled)
+    throw new SentenceError(
+      409,
+      'This endpoint is disabled: enable it first, then replay its failed deliveries.',
+      'disabled',
+    );
+  return deps.db.transaction().execute(async (trx) => {
+    const queued = await replayFailedOf(trx, input.endpointId, deps.clock.now());
+    await input.audit.record(trx, {
+      organisationId: input.organisationId,
+      action: 'webhook_delivery.replayed',
+      target: { type: 'webhook_endpoint', id: input.endpointId, label: endpoint.url },
+    });
+    return queued;
+  });
 }

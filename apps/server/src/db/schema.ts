@@ -130,6 +130,10 @@ export interface Database {
     lease_until: string | null;
     lease_token: string | null;
     completed_at: string | null;
+    /** Attempts made before the last replay: the log numbers a replay's attempts on from them. */
+    attempt_base: Generated<number>;
+    /** Set by a replay: its next attempt is logged as manual. */
+    manual_next: Generated<boolean>;
   };
   webhook_attempts: {
     id: Generated<number>;
@@ -140,6 +144,8 @@ export interface Database {
     status_code: number | null;
     response_body: string | null;
     error: string | null;
+    /** The first attempt of a replay a person or the operator asked for. */
+    manual: Generated<boolean>;
   };
   people: {
     id: string;
@@ -185,9 +191,18 @@ export interface Database {
     action: AuditAction;
     target_type: AuditTargetType | null;
     target_id: string | null;
+    /** What the target was called at the time (an email, a URL, a booking number); never a secret. */
+    target_label: ColumnType<string | null, string | null | undefined, string | null>;
     ip: string | null;
     user_agent: string | null;
     created_at: Instant;
+  };
+  /** Sessions ended for their holder, kept until they would have expired, so the next request can say why. */
+  ended_sessions: {
+    token_hash: string;
+    reason: 'removed' | 'password_changed' | 'signed_out_everywhere';
+    ended_at: Instant;
+    expires_at: Instant;
   };
   /** rate-limiter-flexible's store (rate-limit/rate-limiter.ts); `expire` in epoch milliseconds. */
   rate_limits: { key: string; points: Generated<number>; expire: Int8 | null };

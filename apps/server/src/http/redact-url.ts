@@ -8,13 +8,20 @@ const SECRET_PREFIX = /sk_live_|whsec_/i;
  */
 const MAX_DECODE_ROUNDS = 4;
 
+/**
+ * Query parameters that carry what someone searched for (the dashboard's customer search `q`, the partner API's
+ * customer `email` filter): personal data, kept out of the log by value.
+ */
+const SEARCH_PARAM = /^(q|email|search)$/i;
+
 /** The token of a dashboard invitation URL: whoever holds it can choose the person's password. */
 const INVITATION_TOKEN = /(\/invitations\/)[^/?#]+/gi;
 
 /**
  * The URL as it may be logged: a partner who puts its key in the URL (`?api_key=`, `?q=` encoded once or more, or
- * in the path) must not find it in our logs. A path segment or query value that carries a credential after
- * decoding, and the value of every credential-like parameter, are replaced.
+ * in the path) must not find it in our logs, nor a customer their name in a search. A path segment or query value
+ * that carries a credential after decoding, and the value of every credential-like or search parameter, are
+ * replaced.
  */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
@@ -32,7 +39,10 @@ export function redactUrl(url: string): string {
       const name = eq < 0 ? pair : pair.slice(0, eq);
       if (looksLikeSecret(name)) return '[redacted]';
       if (eq < 0) return pair;
-      return SECRET_PARAM.test(decoded(name)) || looksLikeSecret(pair.slice(eq + 1)) ? `${name}=[redacted]` : pair;
+      const plainName = decoded(name);
+      return SECRET_PARAM.test(plainName) || SEARCH_PARAM.test(plainName) || looksLikeSecret(pair.slice(eq + 1))
+        ? `${name}=[redacted]`
+        : pair;
     })
     .join('&');
   return `${path}?${query}`;

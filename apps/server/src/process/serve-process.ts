@@ -4,6 +4,7 @@ import { AvailabilityCache } from '../availability/availability-cache.js';
 import { AvailabilityPool } from '../availability/availability-pool.js';
 import { KeyVault } from '../auth/api-key.js';
 import { ApiKeyCache } from '../auth/api-key-cache.js';
+import { DeskFeed } from '../dashboard/desk-feed.js';
 import { serveOperatorCommands } from '../cli/operator-socket.js';
 import type { Config } from '../config/config.js';
 import { connect, type DatabaseHandle } from '../db/connect.js';
@@ -51,6 +52,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     config.availabilityCacheBytes > 0
       ? await AvailabilityCache.start(database, { maxBytes: config.availabilityCacheBytes }, logger)
       : undefined;
+  const deskFeed = await DeskFeed.start(database);
   const availabilityPool =
     config.availabilityThreads > 0
       ? // The workers follow the app's response policy (RESPONSE_VALIDATION), as every other answer does.
@@ -69,6 +71,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     pool: database.pool,
     availabilityPool,
     availabilityCache,
+    deskFeed,
     webhooks: config.webhooks,
   });
   const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
@@ -107,6 +110,8 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
         Math.max(config.shutdownTimeoutMs, MIN_SHUTDOWN_DEADLINE_MS),
       ).unref();
       lifecycle.beginDraining();
+      // The desk pages' event streams never end by themselves: closed now, they would hold the drain open.
+      deskFeed.endStreams();
       // Webhook attempts in flight finish (or are left to their lease) while the HTTP connections drain.
       const stopWebhooks = webhooks.stop().catch((error: unknown) => logger.warn({ err: error }, 'stopping webhooks'));
       const stopRetention = retention
@@ -128,6 +133,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the operator socket failed'));
       await apiKeys.close();
       await availabilityCache?.close();
+      await deskFeed.close();
       await replicas?.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the replicas failed'));
       await database.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
       if (!drained) logger.error('shutdown timeout: connections still open were cut');

@@ -60,6 +60,8 @@ export const RETENTION_RULES: RetentionRule[] = [
       sql`t.absolute_expires_at < ${c.now.toString()}::timestamptz
           or t.last_seen_at < ${c.now.subtract(IDLE_TIMEOUT).toString()}::timestamptz`,
   },
+  // Why a session ended matters only while the session could still have been used.
+  { table: 'ended_sessions', key: 'token_hash', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },
   // An invitation past its 72 hours, accepted or not: its link already answers 404, so the row serves nothing.
   { table: 'invitations', key: 'id', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },
 ];

@@ -79,7 +79,8 @@ export async function attemptDelivery(
   return {
     deliveryId: claim.id,
     endpointId: claim.endpoint_id,
-    attempt: claim.attempts,
+    attempt: claim.attempt_base + claim.attempts,
+    manual: claim.manual,
     token,
     startedAt,
     finishedAt,

@@ -5,7 +5,12 @@ import type { Db } from '../db/connect.js';
 /** A delivery this process holds under a lease, with what it needs to send. */
 export interface ClaimedDelivery {
   id: number;
+  /** Attempts of this run (since the delivery was queued or last replayed), this one included: the schedule's index. */
   attempts: number;
+  /** Attempts before the last replay: the log numbers this one attempt_base + attempts. */
+  attempt_base: number;
+  /** The first attempt of a replay someone asked for. */
+  manual: boolean;
   event_id: string;
   event_type: string;
   event_created_at: string;
@@ -30,7 +35,7 @@ export async function claimDueDeliveries(
   const now = input.now.toString();
   const { rows } = await sql<ClaimedDelivery>`
     with due as (
-      select d.id from webhook_deliveries d
+      select d.id, d.manual_next from webhook_deliveries d
       where d.status = 'pending' and d.next_attempt_at <= ${now}::timestamptz
         and (d.lease_until is null or d.lease_until <= ${now}::timestamptz)
       order by d.next_attempt_at
@@ -39,10 +44,10 @@ export async function claimDueDeliveries(
     )
     update webhook_deliveries d
     set lease_until = ${now}::timestamptz + make_interval(secs => ${input.leaseSeconds}),
-        lease_token = ${input.token}, attempts = d.attempts + 1
+        lease_token = ${input.token}, attempts = d.attempts + 1, manual_next = false
     from due, webhook_events e, webhook_endpoints ep
     where d.id = due.id and e.id = d.event_id and ep.id = d.endpoint_id and ep.disabled_at is null
-    returning d.id, d.attempts, e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.body,
+    returning d.id, d.attempts, d.attempt_base, due.manual_next as manual, e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.body,
               ep.id as endpoint_id, ep.url, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at
   `.execute(db);
   return rows;
@@ -58,14 +63,15 @@ export async function claimDelivery(
 ): Promise<ClaimedDelivery | undefined> {
   const now = input.now.toString();
   const { rows } = await sql<ClaimedDelivery>`
+    with target as (select id, manual_next from webhook_deliveries where id = ${input.id} for update)
     update webhook_deliveries d
     set lease_until = ${now}::timestamptz + make_interval(secs => ${input.leaseSeconds}),
-        lease_token = ${input.token}, attempts = d.attempts + 1
-    from webhook_events e, webhook_endpoints ep
-    where d.id = ${input.id} and d.status = 'pending'
+        lease_token = ${input.token}, attempts = d.attempts + 1, manual_next = false
+    from target, webhook_events e, webhook_endpoints ep
+    where d.id = target.id and d.status = 'pending'
       and (d.lease_until is null or d.lease_until <= ${now}::timestamptz or d.lease_token = ${input.token})
       and e.id = d.event_id and ep.id = d.endpoint_id and ep.disabled_at is null
-    returning d.id, d.attempts, e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.body,
+    returning d.id, d.attempts, d.attempt_base, target.manual_next as manual, e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.body,
               ep.id as endpoint_id, ep.url, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at
   `.execute(db);
   return rows[0];
@@ -86,7 +92,9 @@ export async function releaseAllLeases(db: Db): Promise<number> {
 export interface AttemptRecord {
   deliveryId: number;
   endpointId: string;
+  /** The attempt's number in the delivery's whole log (replays number on from the last). */
   attempt: number;
+  manual: boolean;
   token: string;
   startedAt: Temporal.Instant;
   finishedAt: Temporal.Instant;
@@ -123,6 +131,7 @@ export async function settleAttempts(
           status_code: r.statusCode,
           response_body: r.responseBody,
           error: r.error,
+          manual: r.manual,
         })),
       )
       .execute();
@@ -199,22 +208,46 @@ export async function disableEndpoint(db: Db, endpointId: string, at: string) {
 
 /**
  * Replay: the event is due again, now, at every enabled endpoint of its organisation that wants it, or at its one
- * endpoint for a test event (a delivery that already exists starts over; the attempt log keeps its history).
- * Returns the number of deliveries queued.
+ * endpoint for a test event; with `endpointId`, at that endpoint alone, where it was delivered before (whatever its
+ * filters say now). A delivery that already exists starts a new run of the retry schedule; its attempts are
+ * numbered on from the last (the log keeps its history) and the first is marked manual. Returns how many queued.
  */
-export async function replayEvent(db: Db, eventId: string, now: Temporal.Instant): Promise<number> {
+export async function replayEvent(
+  db: Db,
+  eventId: string,
+  now: Temporal.Instant,
+  endpointId?: string,
+): Promise<number> {
+  const only = endpointId ?? null;
   const { rows } = await sql<{ id: number }>`
-    insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-    select e.id, ep.id, ${now.toString()}::timestamptz
+    insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at, manual_next)
+    select e.id, ep.id, ${now.toString()}::timestamptz, true
     from webhook_events e join webhook_endpoints ep on ep.organisation_id = e.organisation_id
     where e.id = ${eventId} and ep.disabled_at is null
-      and case when e.endpoint_id is not null then ep.id = e.endpoint_id
+      and case when ${only}::uuid is not null
+            then ep.id = ${only}::uuid
+              and exists (select 1 from webhook_deliveries x where x.event_id = e.id and x.endpoint_id = ep.id)
+          when e.endpoint_id is not null then ep.id = e.endpoint_id
           else (ep.venue_id is null or ep.venue_id = e.venue_id)
             and (cardinality(ep.event_types) = 0 or e.type = any(ep.event_types)) end
     on conflict (event_id, endpoint_id) do update
-      set status = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
+      set status = 'pending', attempt_base = webhook_deliveries.attempt_base + webhook_deliveries.attempts,
+          attempts = 0, manual_next = true, next_attempt_at = excluded.next_attempt_at,
           lease_until = null, lease_token = null, completed_at = null
     returning id
+  `.execute(db);
+  return rows.length;
+}
+
+/** Every failed delivery of one endpoint, replayed to it (as replayEvent with that endpoint); how many queued. */
+export async function replayFailedOf(db: Db, endpointId: string, now: Temporal.Instant): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    update webhook_deliveries d
+    set status = 'pending', attempt_base = d.attempt_base + d.attempts, attempts = 0, manual_next = true,
+        next_attempt_at = ${now.toString()}::timestamptz, lease_until = null, lease_token = null, completed_at = null
+    from webhook_endpoints ep
+    where d.endpoint_id = ${endpointId} and d.status = 'failed' and ep.id = d.endpoint_id and ep.disabled_at is null
+    returning d.id
   `.execute(db);
   return rows.length;
 }

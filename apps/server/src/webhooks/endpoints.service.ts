@@ -99,7 +99,7 @@ export async function addEndpointTo(db: Db, vault: KeyVault, org: { id: string; 
     await input.audit?.record(trx, {
       organisationId: org.id,
       action: 'webhook_endpoint.created',
-      target: { type: 'webhook_endpoint', id },
+      target: { type: 'webhook_endpoint', id, label: url.toString() },
     });
   });
   return { id, secret, url: url.toString(), venueId: input.venueId, eventTypes, createdAt };
@@ -122,7 +122,8 @@ export class UnsafeUrlRefusal extends OperatorError {
   }
 }
 
-async function checkedUrl(text: string, allowPrivateNetworks: boolean): Promise<URL> {
+/** A webhook URL checked against the safety rules (and resolved); an UnsafeUrlRefusal says why not. */
+export async function checkedUrl(text: string, allowPrivateNetworks: boolean): Promise<URL> {
   try {
     const url = parseWebhookUrl(text, allowPrivateNetworks);
     await checkWebhookTarget(url, allowPrivateNetworks);
@@ -189,7 +190,7 @@ export async function removeEndpoint(db: Db, id: string, options: ChangeOptions 
     await options.audit?.record(trx, {
       organisationId: removed.organisation_id,
       action: 'webhook_endpoint.removed',
-      target: { type: 'webhook_endpoint', id },
+      target: { type: 'webhook_endpoint', id, label: removed.url },
     });
     return { url: removed.url };
   });
@@ -209,12 +210,12 @@ export async function rotateSecret(db: Db, vault: KeyVault, id: string, options:
       }))
       .where('id', '=', id);
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
-    const rotated = await query.returning('organisation_id').executeTakeFirst();
+    const rotated = await query.returning(['organisation_id', 'url']).executeTakeFirst();
     if (!rotated) throw new OperatorError(`No webhook endpoint ${id}`);
     await options.audit?.record(trx, {
       organisationId: rotated.organisation_id,
       action: 'webhook_endpoint.secret_rotated',
-      target: { type: 'webhook_endpoint', id },
+      target: { type: 'webhook_endpoint', id, label: rotated.url },
     });
     return { id, secret, previousValidUntil: overlapEnds.toString() };
   });
@@ -272,14 +273,21 @@ export async function listDeliveries(
   }));
 }
 
-/** `webhooks replay EVENT_ID`: the event is sent again, now, to every endpoint that wants it. */
-export async function replay(db: Db, eventId: string, options: ChangeOptions = {}) {
+/**
+ * `webhooks replay EVENT_ID`: the event is sent again, now, to every endpoint that wants it, or to
+ * `options.endpointId` alone (the dashboard's replay of one delivery).
+ */
+export async function replay(
+  db: Db,
+  eventId: string,
+  options: ChangeOptions & { endpointId?: string | undefined } = {},
+) {
   return db.transaction().execute(async (trx) => {
     let query = trx.selectFrom('webhook_events').select(['id', 'type', 'organisation_id']).where('id', '=', eventId);
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
     const event = await query.executeTakeFirst();
     if (!event) throw new OperatorError(`No webhook event ${eventId}`);
-    const queued = await replayEvent(trx, event.id, options.now ?? Temporal.Now.instant());
+    const queued = await replayEvent(trx, event.id, options.now ?? Temporal.Now.instant(), options.endpointId);
     await options.audit?.record(trx, {
       organisationId: event.organisation_id,
       action: 'webhook_delivery.replayed',

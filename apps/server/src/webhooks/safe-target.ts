@@ -53,11 +53,22 @@ export async function checkWebhookTarget(url: URL, allowPrivateNetworks: boolean
     const unsafe = addresses.find((a) => !isPublicAddress(a.address));
     if (unsafe)
       throw new UnsafeWebhookUrlError(
-        `The host ${host} resolves to ${unsafe.address}, a ${rangeOf(unsafe.address)} address; webhooks go only to public addresses`,
+        `The host ${host} resolves to ${unsafe.address}, ${describeRange(rangeOf(unsafe.address))}; webhooks go only to public addresses`,
       );
   }
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/** ipaddr.js's range names in words, with their article: "an unspecified address", "a link-local address". */
+export function describeRange(range: string): string {
+  const words = range
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/^link local$/, 'link-local')
+    .replace(/^unique local$/, 'unique-local')
+    .replace(/^carrier grade nat$/, 'carrier-grade NAT');
+  return `${/^(?!uni)[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
 }
 
 export function isPublicAddress(text: string): boolean {

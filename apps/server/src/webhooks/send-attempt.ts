@@ -5,8 +5,8 @@ import type { CheckedTarget } from './safe-target.js';
 
 /** An attempt succeeds on a 2xx within this time (docs/decisions.md, "Webhooks"). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
-/** The part of a receiver's answer kept in the attempt log. */
-export const RESPONSE_LOG_BYTES = 1024;
+/** The part of a receiver's answer kept in the attempt log (the dashboard shows it with each attempt). */
+export const RESPONSE_LOG_BYTES = 4096;
 
 export interface AttemptOutcome {
   ok: boolean;

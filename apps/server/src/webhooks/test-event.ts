@@ -29,6 +29,8 @@ export async function queueTestEvent(
     now?: Temporal.Instant;
     /** Queued under this lease (deliverNow's), so the delivery loop leaves the first attempt to its holder. */
     lease?: { token: string; until: Temporal.Instant };
+    /** A sample of a booking event instead of `webhook.test`: its type and its `data` (a made-up booking). */
+    sample?: { type: string; data: object };
   } = {},
 ) {
   const now = (options.now ?? Temporal.Now.instant()).round({ smallestUnit: 'second', roundingMode: 'trunc' });
@@ -48,12 +50,16 @@ export async function queueTestEvent(
       .insertInto('webhook_events')
       .values({
         id,
-        type: TEST_EVENT_TYPE,
+        type: options.sample?.type ?? TEST_EVENT_TYPE,
         booking_id: null,
         organisation_id: endpoint.organisation_id,
         venue_id: null,
         endpoint_id: endpoint.id,
-        body: JSON.stringify({ type: TEST_EVENT_TYPE, timestamp, data: {} }),
+        body: JSON.stringify({
+          type: options.sample?.type ?? TEST_EVENT_TYPE,
+          timestamp,
+          data: options.sample?.data ?? {},
+        }),
         created_at: timestamp,
       })
       .execute();

@@ -1,3 +1,4 @@
+import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { error } from '../support/api.js';
 import { bookingBody, type CreateBody, makeBookableVenue } from '../support/booking-fixture.js';
@@ -146,7 +147,14 @@ describe('bookings from the dashboard: list, detail, acceptance, complete, no-sh
     );
     const early = await as(admin).complete({ params: { id: b.id } });
     expect(early.status).toBe(409);
-    expect(errorOf(early)).toMatch(/can be marked completed only once it has started/);
+    // In the desk's terms: the booking's number and its start in the venue's own time, never an id or a UTC instant.
+    const local = Temporal.Instant.from(b.start_at).toZonedDateTimeISO('Europe/Paris');
+    const when = `${local.toPlainDate().toString()} at ${local.toPlainTime().toString({ smallestUnit: 'minute' })}`;
+    expect(early.body).toEqual({
+      error: `Booking #${b.booking_number} starts on ${when} (${f.venue.name} time): mark it completed once it has started.`,
+      code: 'not_started',
+      request_id: 'req-test',
+    });
     const audited = (await auditRows(ctx.db, f.organisation.id)).filter((r) => r.target_id === b.id);
     expect(audited.map((r) => r.action)).toEqual(['booking.acceptance_recorded']);
   });

@@ -80,12 +80,12 @@ export const CROSS_ORGANISATION_CASES: CrossOrganisationCase[] = [
   },
   {
     route: 'POST /webhook-endpoints/{id}/test',
-    call: (api, { b }) => api.webhookEndpoints.test({ params: { id: b.resources.endpoint.id } }),
+    call: (api, { b }) => api.webhookEndpoints.test({ params: { id: b.resources.endpoint.id }, body: {} }),
     notFound: 'Webhook endpoint not found',
   },
   {
     route: 'POST /webhook-deliveries/{event_id}/replay',
-    call: (api, { b }) => api.webhookDeliveries.replay({ params: { event_id: b.resources.event.id } }),
+    call: (api, { b }) => api.webhookDeliveries.replay({ params: { event_id: b.resources.event.id }, body: {} }),
     notFound: 'Webhook event not found',
   },
 ];

@@ -93,7 +93,12 @@ describe('signing in to the dashboard', () => {
       password: PASSWORD,
     });
     expect(foreign.status).toBe(403);
-    expect(foreign.body).toEqual(error('Forbidden'));
+    expect(foreign.body).toEqual({
+      ...error('Forbidden'),
+      hint:
+        'This dashboard answers at http://localhost (PUBLIC_URL), and the page was opened at https://evil.example. ' +
+        'Open http://localhost/dashboard, or set PUBLIC_URL to the address you use and restart the server.',
+    });
     expect(foreign.headers['set-cookie']).toBeUndefined();
     const sessions = await ctx.db.selectFrom('sessions').select('id').where('person_id', '=', person.id).execute();
     expect(sessions).toEqual([]);

@@ -95,7 +95,7 @@ describe('people of an organisation (users) and its audit log', () => {
     }
   });
 
-  it('lists the audit log newest first, paginated, with who, what, target, address and user agent', async () => {
+  it('lists the audit log newest first, paginated, with who, what, target (and its name), address and user agent', async () => {
     const { org, admin, desk } = await makeDashboardOrganisation(ctx.db);
     ctx.clock.set('2026-11-22T09:00:00Z');
     const session = await dash().signIn(admin.email);
@@ -112,7 +112,8 @@ describe('people of an organisation (users) and its audit log', () => {
       id: expect.any(String),
       actor: { type: 'person', id: admin.id, email: admin.email },
       action: 'person.removed',
-      target: { type: 'person', id: desk.id },
+      // Who was removed, by name as well: the row is gone, the log still says whom.
+      target: { type: 'person', id: desk.id, label: desk.email },
       ip: expect.stringMatching(/127\.0\.0\.1|::1/),
       user_agent: 'audit-test/1.0',
       created_at: '2026-11-22T09:01:00Z',

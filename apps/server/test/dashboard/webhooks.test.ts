@@ -42,7 +42,7 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
       secret: expect.stringMatching(/^whsec_/),
     });
 
-    const tested = await endpoints(session).test({ params: { id: endpoint.id } });
+    const tested = await endpoints(session).test({ params: { id: endpoint.id }, body: {} });
     expectStatus(tested, 200);
     expect(tested.body.data).toMatchObject({ succeeded: true, status_code: 200, error: null });
     const eventId = tested.body.data.event_id;
@@ -94,7 +94,7 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
     expectStatus(created, 201);
     const endpoint = created.body.data;
     r.answer({ status: 500 });
-    const tested = await endpoints(session).test({ params: { id: endpoint.id } });
+    const tested = await endpoints(session).test({ params: { id: endpoint.id }, body: {} });
     expectStatus(tested, 200);
     expect(tested.body.data).toMatchObject({ succeeded: false, status_code: 500 });
     const pending = await deliveries(session).list({ query: { status: 'pending' } });
@@ -136,9 +136,9 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
       secret: expect.stringMatching(/^whsec_/),
       previous_secret_expires_at: '2026-11-23T08:00:00Z',
     });
-    const replayed = await deliveries(fresh).replay({ params: { event_id: event.id } });
+    const replayed = await deliveries(fresh).replay({ params: { event_id: event.id }, body: {} });
     expect([replayed.status, replayed.body]).toEqual([200, { data: { event_id: event.id, deliveries: 1 } }]);
-    const missing = await deliveries(fresh).replay({ params: { event_id: crypto.randomUUID() } });
+    const missing = await deliveries(fresh).replay({ params: { event_id: crypto.randomUUID() }, body: {} });
     expect([missing.status, missing.body]).toEqual([404, error('Webhook event not found')]);
     const rows = (await auditRows(ctx.db, w.org.id)).filter((row) => !row.action.startsWith('session.'));
     expect(rows.map((row) => [row.action, row.target_type, row.target_id])).toEqual([
@@ -181,9 +181,9 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
       await endpoints(session).create({ body: { url: r.url } }),
       await endpoints(session).remove({ params: { id: endpoint.id } }),
       await endpoints(session).rotateSecret({ params: { id: endpoint.id } }),
-      await endpoints(session).test({ params: { id: endpoint.id } }),
+      await endpoints(session).test({ params: { id: endpoint.id }, body: {} }),
       await deliveries(session).list(),
-      await deliveries(session).replay({ params: { event_id: event.id } }),
+      await deliveries(session).replay({ params: { event_id: event.id }, body: {} }),
     ])
       expect([res.status, res.body]).toEqual([403, error('Forbidden')]);
   });

@@ -133,6 +133,7 @@ describe('retention: expired rows deleted in small batches', () => {
       webhook_events: 7,
       rate_limits: 0,
       sessions: 0,
+      ended_sessions: 0,
       invitations: 0,
     });
     expect(await remaining([...oldDelivered, oldFailed, oldNoEndpoint, stillRetrying, recent])).toEqual(
@@ -153,6 +154,7 @@ describe('retention: expired rows deleted in small batches', () => {
       webhook_events: 0,
       rate_limits: 0,
       sessions: 0,
+      ended_sessions: 0,
       invitations: 0,
     });
   });

@@ -43,6 +43,8 @@ export type TestContextOptions<C extends Clock = FixedClock> = {
   clock?: C;
   /** PUBLIC_URL of the app (http://localhost unless a test needs another, e.g. https for Secure cookies). */
   publicUrl?: string;
+  /** false: as if PUBLIC_URL were not set (the dashboard's origin is then each request's own). */
+  publicUrlSet?: boolean;
   rateLimitEnforced?: boolean;
   poolSize?: number;
   statementTimeoutMs?: number;
@@ -66,6 +68,7 @@ export async function createTestContext<C extends Clock = FixedClock>(
     now,
     clock: given,
     publicUrl,
+    publicUrlSet,
     rateLimitEnforced,
     poolSize,
     statementTimeoutMs,
@@ -85,7 +88,11 @@ export async function createTestContext<C extends Clock = FixedClock>(
     pool: handle.pool,
     clock,
     vault,
-    config: { rateLimitEnforced: rateLimitEnforced ?? false, publicUrl: publicUrl ?? TEST_PUBLIC_URL },
+    config: {
+      rateLimitEnforced: rateLimitEnforced ?? false,
+      publicUrl: publicUrl ?? TEST_PUBLIC_URL,
+      publicUrlSet: publicUrlSet ?? true,
+    },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...appOptions,
   });

@@ -143,19 +143,20 @@ describe('webhook delivery: retries, time limit, redirects, address checks, rota
       new OperatorError('The URL must use https, not http'),
     );
     for (const [url, address, range] of [
-      ['https://127.0.0.1/hooks', '127.0.0.1', 'loopback'],
-      ['https://localhost:8443/hooks', '127.0.0.1', 'loopback'],
-      ['https://10.1.2.3/hooks', '10.1.2.3', 'private'],
-      ['https://192.168.0.10/hooks', '192.168.0.10', 'private'],
-      ['https://169.254.169.254/latest', '169.254.169.254', 'linkLocal'],
-      ['https://[::1]/hooks', '::1', 'loopback'],
-      ['https://[fe80::1]/hooks', 'fe80::1', 'linkLocal'],
-      ['https://[fd00::1]/hooks', 'fd00::1', 'uniqueLocal'],
-      ['https://[::ffff:127.0.0.1]/hooks', '::ffff:7f00:1', 'loopback'],
+      ['https://127.0.0.1/hooks', '127.0.0.1', 'a loopback'],
+      ['https://localhost:8443/hooks', '127.0.0.1', 'a loopback'],
+      ['https://10.1.2.3/hooks', '10.1.2.3', 'a private'],
+      ['https://192.168.0.10/hooks', '192.168.0.10', 'a private'],
+      ['https://169.254.169.254/latest', '169.254.169.254', 'a link-local'],
+      ['https://0.0.0.0/hooks', '0.0.0.0', 'an unspecified'],
+      ['https://[::1]/hooks', '::1', 'a loopback'],
+      ['https://[fe80::1]/hooks', 'fe80::1', 'a link-local'],
+      ['https://[fd00::1]/hooks', 'fd00::1', 'a unique-local'],
+      ['https://[::ffff:127.0.0.1]/hooks', '::ffff:7f00:1', 'a loopback'],
     ]) {
       const host = new URL(url!).hostname.replace(/^\[|\]$/g, '');
       await expect(add(url!), url).rejects.toThrow(
-        `The host ${host} resolves to ${address}, a ${range} address; webhooks go only to public addresses`,
+        `The host ${host} resolves to ${address}, ${range} address; webhooks go only to public addresses`,
       );
     }
     await expect(add('ftp://example.com')).rejects.toThrow('The URL must use https, not ftp');

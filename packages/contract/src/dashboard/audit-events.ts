@@ -11,25 +11,37 @@ export const AUDIT_ACTIONS = [
   'session.signed_in',
   'session.sign_in_failed',
   'session.signed_out',
+  'session.sign_in_throttled',
+  'session.confirmation_failed',
+  'session.password_changed',
+  'session.ended',
+  'session.signed_out_everywhere',
   'invitation.accepted',
   'key.revealed',
   'key.regenerated',
   'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.disabled',
+  'webhook_endpoint.enabled',
   'webhook_endpoint.removed',
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.tested',
   'webhook_delivery.replayed',
   'person.invited',
   'person.removed',
+  'person.updated',
+  'invitation.revoked',
   'booking.acceptance_recorded',
   'booking.completion_recorded',
   'booking.no_show_recorded',
+  'booking.cancelled',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 export const AUDIT_TARGET_TYPES = [
   'person',
+  'session',
   'invitation',
   'api_key',
   'webhook_endpoint',
@@ -52,7 +64,16 @@ export const AuditEvent = z.object({
   id: Uuid,
   actor: AuditActor,
   action: AuditAction,
-  target: z.object({ type: AuditTargetType, id: z.string() }).nullable(),
+  target: z
+    .object({
+      type: AuditTargetType,
+      id: z.string(),
+      label: z
+        .string()
+        .nullable()
+        .describe("What it was called at the time: a person's email, an endpoint's URL, #booking number"),
+    })
+    .nullable(),
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
   created_at: UtcInstant,

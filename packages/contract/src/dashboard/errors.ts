@@ -25,6 +25,8 @@ export const DashboardErrorText = {
   EmailTaken: 'A person with this email already exists',
   UserNotFound: 'User not found',
   CannotRemoveSelf: 'You cannot remove yourself',
+  CannotChangeOwnAccess: 'You cannot change your own role or venues',
+  SessionNotFound: 'Session not found',
   KeyNotFound: 'Key not found',
   VenueNotFound: ErrorText.VenueNotFound,
   WebhookEndpointNotFound: 'Webhook endpoint not found',
@@ -38,15 +40,30 @@ function fixed<const T extends [string, ...string[]]>(texts: T) {
   return ErrorBody.extend({ error: z.enum(texts) });
 }
 
-export const NotSignedInErrorBody = fixed([DashboardErrorText.NotSignedIn]);
+/** Why a session ended for its holder, when it was ended rather than left to expire. */
+export const SessionEndReason = z.enum(['removed', 'password_changed', 'signed_out_everywhere']);
+
+export const NotSignedInErrorBody = fixed([DashboardErrorText.NotSignedIn]).extend({
+  reason: SessionEndReason.optional().describe(
+    'Why the session of this cookie ended, when it was ended: removed from the organisation, password changed, ' +
+      'signed out everywhere. Absent when there was no session or it expired.',
+  ),
+});
 export const InvalidCredentialsErrorBody = fixed([DashboardErrorText.InvalidCredentials]);
 export const InvalidPasswordErrorBody = fixed([DashboardErrorText.InvalidPassword]);
-export const DashboardForbiddenErrorBody = fixed([DashboardErrorText.Forbidden]);
+export const DashboardForbiddenErrorBody = fixed([DashboardErrorText.Forbidden]).extend({
+  hint: z
+    .string()
+    .optional()
+    .describe('When the Origin was refused: the address the dashboard answers at, and what to set or open instead'),
+});
 export const RecentSignInRequiredErrorBody = fixed([DashboardErrorText.RecentSignInRequired]);
 export const InvitationNotFoundErrorBody = fixed([DashboardErrorText.InvitationNotFound]);
 export const EmailTakenErrorBody = fixed([DashboardErrorText.EmailTaken]);
 export const UserNotFoundErrorBody = fixed([DashboardErrorText.UserNotFound]);
 export const CannotRemoveSelfErrorBody = fixed([DashboardErrorText.CannotRemoveSelf]);
+export const CannotChangeOwnAccessErrorBody = fixed([DashboardErrorText.CannotChangeOwnAccess]);
+export const SessionNotFoundErrorBody = fixed([DashboardErrorText.SessionNotFound]);
 export const KeyNotFoundErrorBody = fixed([DashboardErrorText.KeyNotFound]);
 export const DashboardVenueNotFoundErrorBody = fixed([DashboardErrorText.VenueNotFound]);
 export const WebhookEndpointNotFoundErrorBody = fixed([DashboardErrorText.WebhookEndpointNotFound]);
@@ -54,9 +71,17 @@ export const WebhookEventNotFoundErrorBody = fixed([DashboardErrorText.WebhookEv
 export const TooManyWebhookEndpointsErrorBody = fixed([DashboardErrorText.TooManyWebhookEndpoints]);
 export const DashboardBookingNotFoundErrorBody = fixed([DashboardErrorText.BookingNotFound]);
 
+/**
+ * What kind of refusal a sentence tells, so the web app can say it in the reader's language: `not_started`
+ * (complete or no-show before the start), `status` (the booking's status forbids the change), `unsafe_url`,
+ * `disabled` (an endpoint that receives nothing), `other`.
+ */
+export const RefusalCode = z.enum(['not_started', 'status', 'unsafe_url', 'disabled', 'other']);
+
 /** A refusal told in one sentence (an unsafe webhook URL, a booking in a status that cannot take the change). */
 export const SentenceErrorBody = ErrorBody.extend({
   error: z.string().describe('One sentence saying what is wrong and what to do'),
+  code: RefusalCode.optional(),
 });
 
 /** What every dashboard route can answer: a bad request, no session, throttling, a fault, an unreachable database. */

@@ -6,17 +6,31 @@ import {
   dashboardErrors,
   forbidden,
   InvalidCredentialsErrorBody,
+  SessionNotFoundErrorBody,
   InvalidPasswordErrorBody,
   NotSignedInErrorBody,
 } from './errors.js';
 import { failure } from '../errors.js';
-import { DashboardVenue, Email, OrganisationSummary, PasswordAttempt, Role } from './people.js';
+import { DashboardVenue, Email, NewPassword, OrganisationSummary, PasswordAttempt, Role } from './people.js';
 import { statuses } from '../statuses.js';
 
 const c = initContract();
 
 export const SignInBody = z.object({ email: Email, password: PasswordAttempt });
 export const ConfirmBody = z.object({ password: PasswordAttempt });
+export const ChangePasswordBody = z.object({ current_password: PasswordAttempt, new_password: NewPassword });
+
+/** One session of the signed-in person, as the account page lists them. */
+export const SessionInfo = z.object({
+  id: Uuid,
+  current: z.boolean().describe('The session of this request'),
+  created_at: UtcInstant.describe('When it signed in'),
+  last_seen_at: UtcInstant,
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+});
+
+export const SessionPath = z.object({ id: Uuid });
 
 /** Who is signed in: the person, their organisation, the venues they see, and what state-changing requests need. */
 export const Me = z.object({
@@ -52,7 +66,9 @@ export const sessionContract = c.router({
     summary: 'Sign in',
     description:
       'Sets the `spa_session` cookie (HttpOnly, SameSite=Lax, Path=/dashboard). Needs no CSRF token, but the Origin ' +
-      'must be the dashboard. 5 failures for one email in 15 minutes, or 50 from one address, answer 429.',
+      'must be the dashboard. 5 failures for one email from one address in 15 minutes, 50 from one address, or 100 ' +
+      'for one email from all addresses answer 429; failures from other addresses never lock a person out of an ' +
+      'address they have signed in from.',
   },
   me: {
     method: 'GET',
@@ -83,5 +99,48 @@ export const sessionContract = c.router({
       403: forbidden,
     }),
     summary: 'Confirm the password: key reveal, key regenerate and secret rotation are allowed for 5 minutes',
+  },
+  changePassword: {
+    method: 'POST',
+    path: '/session/password',
+    body: ChangePasswordBody,
+    responses: statuses({
+      200: single(z.object({ sessions_ended: z.number().int().nonnegative().describe('Other sessions ended') })),
+      ...dashboardErrors,
+      ...dashboardBodyErrors,
+      401: failure(
+        '`Not signed in`, or `Invalid password` for the current password (failures count towards throttling)',
+        NotSignedInErrorBody,
+        InvalidPasswordErrorBody,
+      ),
+      403: forbidden,
+    }),
+    summary: 'Change the password: every other session of the person ends at once; this one stays',
+  },
+  sessions: {
+    method: 'GET',
+    path: '/session/sessions',
+    responses: statuses({ 200: z.object({ data: z.array(SessionInfo) }), ...dashboardErrors }),
+    summary: 'The live sessions of the signed-in person, the latest first',
+  },
+  endSession: {
+    method: 'DELETE',
+    path: '/session/sessions/:id',
+    pathParams: SessionPath,
+    body: c.noBody(),
+    responses: statuses({
+      204: c.noBody(),
+      ...dashboardErrors,
+      403: forbidden,
+      404: failure('`Session not found` among your live sessions', SessionNotFoundErrorBody),
+    }),
+    summary: 'End one of your sessions (another browser); ending this one is signing out',
+  },
+  signOutEverywhere: {
+    method: 'DELETE',
+    path: '/session/sessions',
+    body: c.noBody(),
+    responses: statuses({ 204: c.noBody(), ...dashboardErrors, 403: forbidden }),
+    summary: 'Sign out everywhere: every session of the person ends, this one included',
   },
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { page, PaginationQuery, single, UtcInstant, Uuid } from '../common.js';
 import { failure } from '../errors.js';
 import { WebhookEventType } from '../webhooks.js';
-import { dashboardErrors, forbidden, WebhookEventNotFoundErrorBody } from './errors.js';
+import { dashboardBodyErrors, dashboardErrors, forbidden, WebhookEventNotFoundErrorBody } from './errors.js';
 import { statuses } from '../statuses.js';
 
 const c = initContract();
@@ -23,6 +23,7 @@ export const DeliveryAttempt = z.object({
   status_code: z.number().int().nullable().describe('null when no HTTP answer came'),
   duration_ms: z.number().int().nonnegative(),
   error: z.string().nullable(),
+  manual: z.boolean().describe('The first attempt of a replay someone asked for; false for scheduled attempts'),
 });
 
 /** One event's delivery to one endpoint, with its attempts (oldest first). */
@@ -42,9 +43,26 @@ export const DeliveriesQuery = PaginationQuery.extend({
   endpoint_id: Uuid.optional(),
   status: DeliveryStatus.optional(),
   event_type: DeliveredEventType.optional(),
+  q: Uuid.optional().describe('An event id (the webhook-id header) or a booking id'),
 });
 
 export const EventPath = z.object({ event_id: Uuid });
+export const DeliveryPath = z.object({ event_id: Uuid, endpoint_id: Uuid });
+
+/** An attempt with what the endpoint answered: the first 4 kB of its body. */
+export const DeliveryAttemptDetail = DeliveryAttempt.extend({
+  response_body: z.string().nullable().describe('The first 4096 bytes of the answer; null without one'),
+});
+
+/** One delivery in full: the body that was sent (the same on every attempt) and each attempt's answer. */
+export const WebhookDeliveryDetail = WebhookDelivery.extend({
+  request_body: z.string().describe('The JSON body sent, as signed'),
+  attempts: z.array(DeliveryAttemptDetail),
+});
+
+export const ReplayBody = z
+  .object({ endpoint_id: Uuid.optional().describe('Replay to this endpoint only; left out: every endpoint') })
+  .optional();
 
 export const webhookDeliveriesContract = c.router({
   list: {
@@ -54,17 +72,32 @@ export const webhookDeliveriesContract = c.router({
     responses: statuses({ 200: page(WebhookDelivery), ...dashboardErrors, 403: forbidden }),
     summary: 'Deliveries of the organisation, newest first, filtered by endpoint, status and event type (admin)',
   },
-  replay: {
-    method: 'POST',
-    path: '/webhook-deliveries/:event_id/replay',
-    pathParams: EventPath,
-    body: c.noBody(),
+  get: {
+    method: 'GET',
+    path: '/webhook-deliveries/:event_id/endpoints/:endpoint_id',
+    pathParams: DeliveryPath,
     responses: statuses({
-      200: single(z.object({ event_id: Uuid, deliveries: z.number().int().nonnegative().describe('Queued again') })),
+      200: single(WebhookDeliveryDetail),
       ...dashboardErrors,
       403: forbidden,
       404: failure('`Webhook event not found` in your organisation', WebhookEventNotFoundErrorBody),
     }),
-    summary: 'Send an event again to every endpoint it was for (admin)',
+    summary: "One delivery with the body sent and each attempt's answer (admin)",
+  },
+  replay: {
+    method: 'POST',
+    path: '/webhook-deliveries/:event_id/replay',
+    pathParams: EventPath,
+    body: ReplayBody,
+    responses: statuses({
+      200: single(z.object({ event_id: Uuid, deliveries: z.number().int().nonnegative().describe('Queued again') })),
+      ...dashboardErrors,
+      ...dashboardBodyErrors,
+      403: forbidden,
+      404: failure('`Webhook event not found` in your organisation', WebhookEventNotFoundErrorBody),
+    }),
+    summary:
+      'Send an event again (admin): to `endpoint_id` only when given, else to every endpoint it is for; attempts ' +
+      'are numbered on from the last and the first is marked manual',
   },
 });

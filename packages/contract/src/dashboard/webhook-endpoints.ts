@@ -62,6 +62,28 @@ export const CreateWebhookEndpointBody = z.object({
   venue_id: Uuid.optional().describe('Left out: every venue'),
 });
 
+/** A change of an endpoint: each field left out stays as it is. */
+export const UpdateWebhookEndpointBody = z.object({
+  url: CreateWebhookEndpointBody.shape.url.optional(),
+  events: z.array(WebhookEventType).optional().describe('Empty: every event type'),
+  venue_id: Uuid.nullable().optional().describe('null: every venue'),
+});
+
+/** One day (UTC) of an endpoint's settled deliveries. */
+export const DeliveryDay = z.object({
+  date: z.string().describe('YYYY-MM-DD, UTC'),
+  succeeded: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+
+/** An endpoint with its last 7 days, day by day (oldest first, today last). */
+export const WebhookEndpointDetail = WebhookEndpoint.extend({ daily: z.array(DeliveryDay).length(7) });
+
+/** What a test event is: `webhook.test` (an empty `data`), or a sample of a booking event with a made-up booking. */
+export const TestEventBody = z
+  .object({ type: z.union([WebhookEventType, z.literal('webhook.test')]).optional() })
+  .optional();
+
 export const RotatedSecret = z.object({
   id: Uuid,
   secret: z.string().describe('The new whsec_… secret, shown once'),
@@ -126,19 +148,77 @@ export const webhookEndpointsContract = c.router({
     responses: statuses({ 200: single(RotatedSecret), ...dashboardErrors, 403: forbiddenOrUnconfirmed, 404: notFound }),
     summary: 'Rotate the signing secret (admin, password confirmed within 5 minutes)',
   },
+  get: {
+    method: 'GET',
+    path: '/webhook-endpoints/:id',
+    pathParams: WebhookEndpointPath,
+    responses: statuses({ 200: single(WebhookEndpointDetail), ...dashboardErrors, 403: forbidden, 404: notFound }),
+    summary: 'One endpoint with its last 7 days of deliveries, day by day (admin)',
+  },
+  update: {
+    method: 'PATCH',
+    path: '/webhook-endpoints/:id',
+    pathParams: WebhookEndpointPath,
+    body: UpdateWebhookEndpointBody,
+    responses: statuses({
+      200: single(WebhookEndpoint),
+      ...dashboardErrors,
+      ...dashboardBodyErrors,
+      403: forbidden,
+      404: failure(
+        '`Webhook endpoint not found`, or `Venue not found`',
+        WebhookEndpointNotFoundErrorBody,
+        DashboardVenueNotFoundErrorBody,
+      ),
+      422: failure('The URL is refused (as when adding an endpoint)', SentenceErrorBody),
+    }),
+    summary: "Change an endpoint's URL, event types or venue (admin); its secret stays",
+  },
+  disable: {
+    method: 'POST',
+    path: '/webhook-endpoints/:id/disable',
+    pathParams: WebhookEndpointPath,
+    body: c.noBody(),
+    responses: statuses({ 200: single(WebhookEndpoint), ...dashboardErrors, 403: forbidden, 404: notFound }),
+    summary: 'Stop sending to an endpoint (admin): its pending deliveries fail now and can be replayed later',
+  },
+  enable: {
+    method: 'POST',
+    path: '/webhook-endpoints/:id/enable',
+    pathParams: WebhookEndpointPath,
+    body: c.noBody(),
+    responses: statuses({ 200: single(WebhookEndpoint), ...dashboardErrors, 403: forbidden, 404: notFound }),
+    summary: 'Send to a disabled endpoint again (admin): new events reach it; failed ones only by replay',
+  },
+  replayFailed: {
+    method: 'POST',
+    path: '/webhook-endpoints/:id/replay-failed',
+    pathParams: WebhookEndpointPath,
+    body: c.noBody(),
+    responses: statuses({
+      200: single(z.object({ deliveries: z.number().int().nonnegative().describe('Failed deliveries queued again') })),
+      ...dashboardErrors,
+      403: forbidden,
+      404: notFound,
+      409: failure('The endpoint is disabled: enable it first', SentenceErrorBody),
+    }),
+    summary: 'Replay every failed delivery of the endpoint, to it alone (admin)',
+  },
   test: {
     method: 'POST',
     path: '/webhook-endpoints/:id/test',
     pathParams: WebhookEndpointPath,
-    body: c.noBody(),
+    body: TestEventBody,
     responses: statuses({
       200: single(TestDelivery),
       ...dashboardErrors,
+      ...dashboardBodyErrors,
       403: forbidden,
       404: notFound,
       409: failure('The endpoint is disabled: it receives nothing, a test included', SentenceErrorBody),
     }),
     summary:
-      'Send a signed `webhook.test` event now (through the delivery queue) and answer how the endpoint replied (admin)',
+      'Send a signed test event now (through the delivery queue) and answer how the endpoint replied (admin): ' +
+      '`webhook.test`, or a sample of a booking event type with a made-up booking',
   },
 });
