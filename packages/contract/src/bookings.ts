@@ -267,7 +267,7 @@ export const bookingsContract = c.router({
     description:
       'Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. ' +
       'Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.',
-    // Beyond the spec (DECISIONS, "Reading one booking"), under bookings:read, which is available: not a preview.
+    // Beyond the spec ("Reading one booking" in the decisions of record), under bookings:read, which is available: not a preview.
     metadata: { operationId: 'getBooking', scope: 'bookings:read', tag: 'bookings' },
   },
   create: {
