@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerBackup } from './backup.command.js';
 import { registerBookings } from './bookings.command.js';
 import type { CommandHost } from './command-host.js';
 import { ExitCode, reportFailure } from './exit-codes.js';
@@ -23,6 +24,7 @@ export function buildProgram(host: CommandHost): Command {
   registerTherapists(program, host);
   registerWebhooks(program, host);
   registerUsers(program, host);
+  registerBackup(program, host);
   return program;
 }
 
