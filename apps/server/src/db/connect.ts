@@ -17,6 +17,7 @@ import {
 } from './notifications.js';
 import { bundledTemplate, PGLITE_DEMO_TEMPLATE_DIR, seedDataDirFromTemplate } from './pglite-template.js';
 import { PreparingClient, type PreparingOptions } from './preparing-client.js';
+import { hostAwareClient } from './multi-host.js';
 import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
@@ -90,10 +91,12 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   // Half: a request stuck on a lock gives its connection back well before one queued behind it gives up.
   const lockTimeout = options.lockTimeoutMs ?? Math.max(1, Math.floor(acquireTimeout / 2));
   const onError = options.onConnectionError ?? (() => undefined);
+  // Several hosts (a primary and its standby): each new connection goes to the one that is the leader now.
+  const { Client, connectionString } = hostAwareClient(PreparingClient, url);
   const config: pg.PoolConfig & PreparingOptions = {
-    connectionString: url,
+    connectionString,
     max: options.poolSize ?? 10,
-    Client: PreparingClient,
+    Client,
     namedStatements: options.preparedStatements ?? true,
     ...(options.applicationName ? { application_name: options.applicationName } : {}),
     connectionTimeoutMillis: acquireTimeout,

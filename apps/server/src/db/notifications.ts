@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { ChangeFeed, ChangeReader } from './change-log.js';
+import { hostAwareClient } from './multi-host.js';
 
 export interface NotificationHandlers {
   onNotify(payload: string): void;
@@ -102,9 +103,12 @@ export function listenPostgres(
     retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   };
 
+  // Several hosts: the listening connection follows the leader, as the pool's connections do.
+  const { Client, connectionString } = hostAwareClient(pg.Client, url);
+
   async function open() {
-    const next = new pg.Client({
-      connectionString: url,
+    const next = new Client({
+      connectionString,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       // Named, so an operator (or a test) can tell it in pg_stat_activity.
