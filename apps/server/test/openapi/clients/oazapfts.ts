@@ -515,36 +515,39 @@ export type CancelBookingRequest = {
     /** Whose cancellation tiers apply: the partner (the default) or the customer */
     cancelled_by?: "partner" | "customer";
 };
-export type BookingAlreadyCancelledError = {
+export type UnprocessableErrorBase = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "BOOKING_ALREADY_CANCELLED";
+    error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
     /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
     message: string;
+    /** What a partner cancellation would cost right now */
+    fee?: Money;
+};
+export type BookingAlreadyCancelledError = {
+    error: "BOOKING_ALREADY_CANCELLED";
+} & UnprocessableErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "BOOKING_ALREADY_CANCELLED";
 };
 export type RescheduleBookingRequest = {
     /** The new start, exactly as availability lists it (start_at of a slot), with an offset or Z; must be in the future */
     start_at: string;
 };
 export type BookingNotReschedulableError = {
+    error: "BOOKING_NOT_RESCHEDULABLE";
+} & UnprocessableErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "BOOKING_NOT_RESCHEDULABLE";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
-    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
 };
 export type RescheduleFeeAppliesError = {
+    error: "RESCHEDULE_FEE_APPLIES";
+} & UnprocessableErrorBase & {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "RESCHEDULE_FEE_APPLIES";
-    /** The request id (also in the X-Request-Id header); quote it to support */
-    request_id: string;
-    /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
-    message: string;
-    /** What a partner cancellation would cost right now */
-    fee: Money;
 };
+export type UnprocessableError = BookingAlreadyCancelledError | BookingNotReschedulableError | RescheduleFeeAppliesError;
 /**
  * List venues
  */
@@ -933,13 +936,7 @@ export function rescheduleBooking(bookingId: string, rescheduleBookingRequest: R
         data: UnsupportedContentEncodingError;
     } | {
         status: 422;
-        data: ({
-            error: "BOOKING_ALREADY_CANCELLED";
-        } & BookingAlreadyCancelledError) | ({
-            error: "BOOKING_NOT_RESCHEDULABLE";
-        } & BookingNotReschedulableError) | ({
-            error: "RESCHEDULE_FEE_APPLIES";
-        } & RescheduleFeeAppliesError);
+        data: UnprocessableError;
     } | {
         status: 429;
         data: RateLimitError;

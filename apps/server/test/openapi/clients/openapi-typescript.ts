@@ -497,21 +497,18 @@ export interface components {
          */
         BookingAlreadyCancelledError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example BOOKING_ALREADY_CANCELLED
              * @enum {string}
              */
             error: "BOOKING_ALREADY_CANCELLED";
+        } & (Omit<WithRequired<components["schemas"]["UnprocessableError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example Booking is already cancelled and cannot be cancelled
-             */
-            message: string;
-        };
+            error: "BOOKING_ALREADY_CANCELLED";
+        });
         /** @description No therapist accepted a pending booking within the venue's response time; it keeps its holds (preview) */
         BookingAwaitingTherapistEvent: {
             /**
@@ -668,21 +665,18 @@ export interface components {
          */
         BookingNotReschedulableError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example BOOKING_NOT_RESCHEDULABLE
              * @enum {string}
              */
             error: "BOOKING_NOT_RESCHEDULABLE";
+        } & (Omit<WithRequired<components["schemas"]["UnprocessableError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example Booking has started and cannot be rescheduled
-             */
-            message: string;
-        };
+            error: "BOOKING_NOT_RESCHEDULABLE";
+        });
         /** @description The booking moved to another start (same id and booking_number); status pending again when its therapists could not all follow (preview) */
         BookingRescheduledEvent: {
             /**
@@ -1330,29 +1324,18 @@ export interface components {
          */
         RescheduleFeeAppliesError: {
             /**
-             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) (enum property replaced by openapi-typescript)
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example RESCHEDULE_FEE_APPLIES
              * @enum {string}
              */
             error: "RESCHEDULE_FEE_APPLIES";
+        } & (Omit<WithRequired<components["schemas"]["UnprocessableError"], "error" | "fee">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example A partner cancellation now would cost a fee: cancel instead
-             */
-            message: string;
-            /**
-             * @description What a partner cancellation would cost right now
-             * @example {
-             *       "amount": 60,
-             *       "currency": "EUR"
-             *     }
-             */
-            fee: components["schemas"]["Money"];
-        };
+            error: "RESCHEDULE_FEE_APPLIES";
+        });
         /**
          * @description 503: the database cannot be reached for now; retry after Retry-After seconds
          * @example {
@@ -1496,6 +1479,26 @@ export interface components {
              * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
              */
             request_id: string;
+        };
+        /** @description 422: any body of this status; `error` tells which (the mapping names its schema) */
+        UnprocessableError: {
+            /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+            error: string;
+            /**
+             * @description The request id (also in the X-Request-Id header); quote it to support
+             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             */
+            request_id: string;
+            /** @description A sentence for people; its wording may change, so never parse it (switch on `error`) */
+            message: string;
+            /**
+             * @description What a partner cancellation would cost right now
+             * @example {
+             *       "amount": 60,
+             *       "currency": "EUR"
+             *     }
+             */
+            fee?: components["schemas"]["Money"];
         };
         /**
          * @description 415: the body has a Content-Encoding the server does not decode (send identity, gzip or deflate)
@@ -3250,7 +3253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingAlreadyCancelledError"] | components["schemas"]["BookingNotReschedulableError"] | components["schemas"]["RescheduleFeeAppliesError"];
+                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             429: components["responses"]["TooManyRequestsResponse"];

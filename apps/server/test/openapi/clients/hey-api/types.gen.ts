@@ -207,19 +207,13 @@ export type Booking = {
 /**
  * 422: the booking is already cancelled, completed or no-show
  */
-export type BookingAlreadyCancelledError = {
+export type BookingAlreadyCancelledError = Omit<UnprocessableError, 'error'> & {
+    error: 'BOOKING_ALREADY_CANCELLED';
+} & {
     /**
      * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
      */
     error: 'BOOKING_ALREADY_CANCELLED';
-    /**
-     * The request id (also in the X-Request-Id header); quote it to support
-     */
-    request_id: string;
-    /**
-     * A sentence for people; its wording may change, so never parse it (switch on `error`)
-     */
-    message: string;
 };
 
 /**
@@ -358,19 +352,13 @@ export type BookingNotFoundError = Omit<NotFoundError, 'error'> & {
 /**
  * 422: the booking has started, or is completed or no-show
  */
-export type BookingNotReschedulableError = {
+export type BookingNotReschedulableError = Omit<UnprocessableError, 'error'> & {
+    error: 'BOOKING_NOT_RESCHEDULABLE';
+} & {
     /**
      * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
      */
     error: 'BOOKING_NOT_RESCHEDULABLE';
-    /**
-     * The request id (also in the X-Request-Id header); quote it to support
-     */
-    request_id: string;
-    /**
-     * A sentence for people; its wording may change, so never parse it (switch on `error`)
-     */
-    message: string;
 };
 
 /**
@@ -847,19 +835,13 @@ export type RescheduleBookingRequest = {
 /**
  * 422: a partner cancellation right now would cost a fee (the booking is inside a fee tier): cancel it instead
  */
-export type RescheduleFeeAppliesError = {
+export type RescheduleFeeAppliesError = Omit<UnprocessableError, 'error'> & {
+    error: 'RESCHEDULE_FEE_APPLIES';
+} & {
     /**
      * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
      */
     error: 'RESCHEDULE_FEE_APPLIES';
-    /**
-     * The request id (also in the X-Request-Id header); quote it to support
-     */
-    request_id: string;
-    /**
-     * A sentence for people; its wording may change, so never parse it (switch on `error`)
-     */
-    message: string;
     /**
      * What a partner cancellation would cost right now
      */
@@ -982,6 +964,28 @@ export type UnauthorizedError = {
      * The request id (also in the X-Request-Id header); quote it to support
      */
     request_id: string;
+};
+
+/**
+ * 422: any body of this status; `error` tells which (the mapping names its schema)
+ */
+export type UnprocessableError = {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: string;
+    /**
+     * The request id (also in the X-Request-Id header); quote it to support
+     */
+    request_id: string;
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message: string;
+    /**
+     * What a partner cancellation would cost right now
+     */
+    fee?: Money;
 };
 
 /**
@@ -1982,13 +1986,7 @@ export type RescheduleBookingErrors = {
     /**
      * `BOOKING_ALREADY_CANCELLED`; `BOOKING_NOT_RESCHEDULABLE`: it has started, or is completed or no-show; `RESCHEDULE_FEE_APPLIES` with `fee`: a partner cancellation now would cost that fee, so cancel instead
      */
-    422: ({
-        error: 'BOOKING_ALREADY_CANCELLED';
-    } & BookingAlreadyCancelledError) | ({
-        error: 'BOOKING_NOT_RESCHEDULABLE';
-    } & BookingNotReschedulableError) | ({
-        error: 'RESCHEDULE_FEE_APPLIES';
-    } & RescheduleFeeAppliesError);
+    422: UnprocessableError;
     /**
      * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
      */
