@@ -119,6 +119,8 @@ export interface Database {
     endpoint_id: ColumnType<string | null, string | null | undefined, string | null>;
     body: string;
     created_at: Instant;
+    /** The events feed's order, given once the event has committed (webhooks/events-feed.repository.ts). */
+    seq: ColumnType<number | null, never, number>;
   };
   webhook_deliveries: {
     id: Generated<number>;
