@@ -10,7 +10,8 @@ const NUMBERING_LOCK = advisoryLockKey('webhook-events-feed-numbering');
 const NUMBERING_BATCH = 5000;
 
 /**
- * Gives the feed's order (`seq`) to the booking events that have committed and have none yet, oldest first.
+ * Gives the feed's order (`seq`) to the booking events that have committed and have none yet, in the order they
+ * were written.
  *
  * Why not at insert: a number drawn by a transaction that commits after another one that drew a larger number
  * would become visible behind a cursor a reader already passed, and that reader would never see it. Here every
@@ -35,7 +36,7 @@ export async function numberCommittedEvents(db: Db): Promise<void> {
       update webhook_events e set seq = numbered.seq
       from (select id, nextval('webhook_events_seq') as seq
             from (select id from webhook_events where seq is null and booking_id is not null
-                  order by created_at, id limit ${NUMBERING_BATCH}) waiting) numbered
+                  order by recorded limit ${NUMBERING_BATCH}) waiting) numbered
       where e.id = numbered.id
     `.execute(trx);
   });
