@@ -102,7 +102,7 @@ export const E164_PHONE = /^\+[1-9]\d{6,14}$/;
 export const LANGUAGE_CODE = /^[a-z]{2}$/;
 
 /** The example booking of the reference: what POST /bookings answers for its own example request. */
-const PENDING_EXAMPLE = {
+export const PENDING_EXAMPLE = {
   id: Example.bookingId,
   booking_number: 10042,
   status: 'pending',

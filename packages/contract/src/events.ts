@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { commaList, doc, named, queryInt, single, Uuid } from './common.js';
+import { PENDING_EXAMPLE } from './bookings.js';
+import { commaList, COMPONENT, type ComponentMark, doc, named, queryInt, single, Uuid } from './common.js';
 import { badRequest, commonErrors, ErrorBody, ErrorText, failure, REQUEST_ID, scopeForbidden } from './errors.js';
 import { Example } from './examples.js';
 import { statuses } from './statuses.js';
@@ -11,31 +12,44 @@ const c = initContract();
 /** An event id of the examples: the `webhook-id` header of its deliveries. */
 const EVENT_ID = '0b7e8f4a-3c2d-4e1f-9a6b-5c4d3e2f1a0b';
 
+const EVENT_FIELDS = {
+  id: doc(Uuid, 'Event UUID: the webhook-id header of its deliveries, and the `after` cursor of the feed', EVENT_ID),
+  livemode: doc(z.boolean(), 'true for a live event, false for one of test mode', true),
+};
+
+type WebhookBodies = typeof WebhookEvent.options;
+const withFeedFields = <T extends WebhookBodies[number]>(body: T) => z.object(EVENT_FIELDS).merge(body);
+type WithFeedFields<T extends readonly unknown[]> = {
+  [K in keyof T]: T[K] extends WebhookBodies[number] ? ReturnType<typeof withFeedFields<T[K]>> : never;
+};
+type FeedMembers = WithFeedFields<WebhookBodies>;
+
+/** `BookingCreatedEvent` -> `BookingCreatedFeedEvent`: each member named after the webhook body it extends. */
+function feedMember<T extends WebhookBodies[number]>(body: T) {
+  const mark = (body as { metaOpenApi?: Record<string, ComponentMark | undefined> }).metaOpenApi?.[COMPONENT];
+  if (!mark) throw new Error('Every webhook event body is named');
+  return named(
+    mark.name.replace(/Event$/, 'FeedEvent'),
+    doc(withFeedFields(body), `${mark.description ?? ''}: as the feed lists it`),
+  );
+}
+
 /**
  * One event of the feed: the body every webhook delivery of it carries (`type`, `timestamp`, `data` exactly as
- * POSTed), with its id and mode beside. One schema for both, so the feed and the webhooks cannot drift apart.
+ * POSTed), with its id and mode beside; one member per webhook event type, made from the webhook bodies
+ * themselves, so the feed and the webhooks cannot drift apart.
  */
 export const Event = named(
   'Event',
   doc(
-    z.intersection(
-      z.object({
-        id: doc(
-          Uuid,
-          'Event UUID: the webhook-id header of its deliveries, and the `after` cursor of the feed',
-          EVENT_ID,
-        ),
-        livemode: doc(z.boolean(), 'true for a live event, false for one of test mode', true),
-      }),
-      WebhookEvent,
-    ),
+    z.discriminatedUnion('type', WebhookEvent.options.map(feedMember) as unknown as FeedMembers),
     'Something that happened to a booking, as its webhook body says it, with its id',
     {
       id: EVENT_ID,
       livemode: true,
       type: 'booking.created',
       timestamp: Example.createdAt,
-      data: { booking: { id: Example.bookingId, status: 'pending' } },
+      data: { booking: PENDING_EXAMPLE },
     },
   ),
 );
