@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebhookEvent, WebhookEventType } from '@spa/contract';
 import { sql, type Transaction } from 'kysely';
 import { toBooking } from '../bookings/booking.mapper.js';
+import { anyUuid } from '../db/any-of.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 import type { BookingStatus, Database } from '../db/schema.js';
 import { isoFromDb } from '../lib/instant.js';
@@ -75,17 +76,22 @@ export async function watchStatusChanges(trx: Trx, bookingIds: string[]): Promis
   const before = new Map(
     bookingIds.length === 0
       ? []
-      : (await trx.selectFrom('bookings').select(['id', 'status']).where('id', 'in', bookingIds).execute()).map(
+      : (await trx.selectFrom('bookings').select(['id', 'status']).where('id', '=', anyUuid(bookingIds)).execute()).map(
           (b) => [b.id, b.status] as const,
         ),
   );
   return async () => {
     const changed = [...before.keys()];
     if (changed.length === 0) return;
-    const rows = await trx.selectFrom('bookings').select(BOOKING_COLUMNS).where('id', 'in', changed).execute();
-    for (const row of rows) {
-      const type = EVENT_OF_STATUS[row.status];
-      if (type && before.get(row.id) !== row.status) await recordBookingEvent(trx, type, row);
-    }
+    // Statuses first, whole rows only for the bookings whose status changed: an import re-reads every booking it names.
+    const after = await trx
+      .selectFrom('bookings')
+      .select(['id', 'status'])
+      .where('id', '=', anyUuid(changed))
+      .execute();
+    const moved = after.filter((b) => EVENT_OF_STATUS[b.status] && before.get(b.id) !== b.status).map((b) => b.id);
+    if (moved.length === 0) return;
+    const rows = await trx.selectFrom('bookings').select(BOOKING_COLUMNS).where('id', '=', anyUuid(moved)).execute();
+    for (const row of rows) await recordBookingEvent(trx, EVENT_OF_STATUS[row.status]!, row);
   };
 }

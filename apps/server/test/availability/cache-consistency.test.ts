@@ -34,11 +34,11 @@ type Action =
   | { kind: 'read'; at: number };
 
 /**
- * Issue 21's property: random interleavings of creates, reschedules, cancels, acceptances and reads over two app instances
- * (on PostgreSQL: separate pools and listeners on one database, as two processes are; on PGlite: one instance,
- * which is what an embedded database serves) never list anything but what the database says at the time of the
- * read (so never a slot it would refuse), whichever instance committed last. That is stronger than the issue's
- * "once the writer's notice has reached the reader": a hit first waits for the notices of every commit before the
+ * The cache's property: random interleavings of creates, reschedules, cancels, acceptances and reads over two app
+ * instances (on PostgreSQL: separate pools and listeners on one database, as two processes are; on PGlite: one
+ * instance, which is what an embedded database serves) never list anything but what the database says at the time
+ * of the read (so never a slot it would refuse), whichever instance committed last. That is stronger than "once the
+ * writer's notice has reached the reader": a hit first waits for the notices of every commit before the
  * request (availability-cache.ts). "What the database says" is the same request on an app without a cache, over
  * the same database at the same frozen clock. A read on the writer right after its commit is among the cases.
  */
