@@ -6,12 +6,14 @@ import { benchFairness } from './fairness.bench.js';
 import { benchFaults } from './faults.bench.js';
 import { benchGrowth } from './growth.bench.js';
 import { benchHotPath } from './hotpath.bench.js';
+import { benchImport } from './import.bench.js';
 import { benchScale } from './scale.bench.js';
 import { benchStartup } from './startup.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 
 /**
- * `pnpm bench [availability|bookings|faults|hotpath|webhooks|growth|fairness|startup|scale|failover]`: prints the figures and the
+ * `pnpm bench [availability|bookings|faults|hotpath|webhooks|growth|fairness|startup|scale|failover|import]`: prints the
+ * figures and the
  * comparison with their targets. Server processes a bench starts run the build (dist/), made fresh first.
  * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
  */
@@ -36,4 +38,5 @@ if (which === 'all' || which === 'fairness') out(await benchFairness());
 if (which === 'all' || which === 'startup') out(await benchStartup());
 if (which === 'all' || which === 'scale') out(await benchScale());
 if (which === 'all' || which === 'failover') out(await benchFailover());
+if (which === 'all' || which === 'import') out(await benchImport());
 process.exit(0);

@@ -1,10 +1,14 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { importVenueData } from '../import/import-venue-data.js';
-import { OperatorError } from '../errors/operator-error.js';
+import {
+  importShapedVenueData,
+  readVenueStream,
+  type ShapedVenueFile,
+  UnreadableVenueFileError,
+} from '../import/import-venue-data.js';
 import { type CommandHost, print } from './command-host.js';
 import { formatTable } from './format-table.js';
-import { readImportFile } from './read-import-file.js';
+import { readImportFile, unreadable } from './read-import-file.js';
 
 export function registerImport(program: Command, host: CommandHost): void {
   program
@@ -15,17 +19,15 @@ export function registerImport(program: Command, host: CommandHost): void {
     .argument('<file>', 'venue data file (JSON, see docs/venue-data.schema.json)')
     .action(async (file: string) => {
       const path = resolve(host.cwd, file);
-      const text = readImportFile(path);
-      let json: unknown;
+      let shaped: ShapedVenueFile;
       try {
-        json = JSON.parse(text);
+        shaped = await readVenueStream(readImportFile(path));
       } catch (error) {
-        throw new OperatorError(
-          `Cannot read ${path} as JSON: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        if (error instanceof UnreadableVenueFileError) throw unreadable(path, error.message);
+        throw error;
       }
       const { changes, notices } = await host.withContext(({ db, vault }) =>
-        importVenueData(db, json, vault, host.clock.now()),
+        importShapedVenueData(db, shaped, vault, host.clock.now()),
       );
       print(host, `Imported ${path}:\n`);
       print(

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Trx } from './upsert.js';
 import type { VenueData } from './venue-data.schema.js';
@@ -11,6 +11,9 @@ export interface EntityChanges {
 }
 
 type Table = keyof Database;
+
+/** Rows fingerprinted by one statement. */
+const IDS_PER_STATEMENT = 5_000;
 
 /**
  * Each entity of the file, its table, and the child rows that belong to it (a venue's one-time openings, a
@@ -45,30 +48,39 @@ export async function fingerprints(trx: Trx, data: VenueData): Promise<Fingerpri
   const ids = idsOf(data);
   const entities = Object.entries(ENTITIES) as [Entity, (typeof ENTITIES)[Entity]][];
   const result = Object.fromEntries(entities.map(([entity]) => [entity, new Map()])) as Fingerprints;
-  // One statement for every entity (a union), not one each: an import runs this twice, and on the embedded
-  // database each statement costs a round trip through the WebAssembly PostgreSQL.
-  const selects = entities
-    .filter(([entity]) => ids[entity].length > 0)
-    .map(([entity, { table, children }]) => {
-      // Generated ids of child rows and timestamps are left out: the import rewrites them without a change of content.
-      const childParts = children.map(
-        ([child, key]) =>
-          sql`coalesce((select jsonb_agg(to_jsonb(c) - 'id' order by (to_jsonb(c) - 'id')::text) from ${sql.table(child)} c where c.${sql.ref(key)} = t.id)::text, '')`,
-      );
-      return sql`
+  // Few statements: a small file's entities in one (a union; on the embedded database each statement costs a round
+  // trip through the WebAssembly PostgreSQL), a large file's in statements of at most IDS_PER_STATEMENT rows, so
+  // each stays well inside the statement timeout.
+  const groups: { selects: RawBuilder<unknown>[]; size: number }[] = [];
+  for (const [entity, { table, children }] of entities) {
+    // Generated ids of child rows and timestamps are left out: the import rewrites them without a change of content.
+    const childParts = children.map(
+      ([child, key]) =>
+        sql`coalesce((select jsonb_agg(to_jsonb(c) - 'id' order by (to_jsonb(c) - 'id')::text) from ${sql.table(child)} c where c.${sql.ref(key)} = t.id)::text, '')`,
+    );
+    for (let start = 0; start < ids[entity].length; start += IDS_PER_STATEMENT) {
+      const slice = ids[entity].slice(start, start + IDS_PER_STATEMENT);
+      const select = sql`
         select ${entity}::text as entity, t.id::text as id,
                md5(concat_ws('|', (to_jsonb(t) - 'created_at' - 'updated_at')::text ${sql.join(
                  childParts.map((part) => sql`, ${part}`),
                  sql``,
                )})) as fingerprint
-        from ${sql.table(table)} t where t.id = any(${ids[entity]}::${sql.raw(table === 'api_keys' ? 'text' : 'uuid')}[])`;
-    });
-  if (selects.length === 0) return result;
-  const { rows } = await sql<{ entity: Entity; id: string; fingerprint: string }>`${sql.join(
-    selects,
-    sql` union all `,
-  )}`.execute(trx);
-  for (const row of rows) result[row.entity].set(row.id, row.fingerprint);
+        from ${sql.table(table)} t where t.id = any(${slice}::${sql.raw(table === 'api_keys' ? 'text' : 'uuid')}[])`;
+      const last = groups.at(-1);
+      if (last && last.size + slice.length <= IDS_PER_STATEMENT) {
+        last.selects.push(select);
+        last.size += slice.length;
+      } else groups.push({ selects: [select], size: slice.length });
+    }
+  }
+  for (const { selects } of groups) {
+    const { rows } = await sql<{ entity: Entity; id: string; fingerprint: string }>`${sql.join(
+      selects,
+      sql` union all `,
+    )}`.execute(trx);
+    for (const row of rows) result[row.entity].set(row.id, row.fingerprint);
+  }
   return result;
 }
 

@@ -245,15 +245,16 @@ async function checkDroppedRows(
   data: VenueData,
   report: (path: string, message: string) => void,
 ): Promise<void> {
+  // `<> all(array)`: PostgreSQL looks each row up in a hash of the array (a linear scan of 100,000 ids per row is not).
   const fileBookings = data.bookings.map((b) => b.id);
-  const outside = fileBookings.length ? sql`and not (b.id = any(${fileBookings}::uuid[]))` : sql``;
+  const outside = fileBookings.length ? sql`and b.id <> all(${fileBookings}::uuid[])` : sql``;
   for (const [v, venue] of data.venues.entries()) {
     const rooms = venue.rooms.map((r) => r.id);
     const variants = venue.treatments.flatMap((t) => t.variants.map((x) => x.id));
     const { rows: heldRooms } = await sql<{ room_id: string; booking_id: string }>`
       select r.room_id::text, r.booking_id::text from room_reservations r join bookings b on b.id = r.booking_id
       join rooms on rooms.id = r.room_id
-      where rooms.venue_id = ${venue.id} ${rooms.length ? sql`and not (r.room_id = any(${rooms}::uuid[]))` : sql``} ${outside}`.execute(
+      where rooms.venue_id = ${venue.id} ${rooms.length ? sql`and r.room_id <> all(${rooms}::uuid[])` : sql``} ${outside}`.execute(
       trx,
     );
     for (const held of heldRooms)
@@ -263,7 +264,7 @@ async function checkDroppedRows(
       );
     const { rows: used } = await sql<{ variant_id: string; booking_id: string }>`
       select b.variant_id::text, min(b.id::text) as booking_id from bookings b
-      where b.venue_id = ${venue.id} ${variants.length ? sql`and not (b.variant_id = any(${variants}::uuid[]))` : sql``} ${outside}
+      where b.venue_id = ${venue.id} ${variants.length ? sql`and b.variant_id <> all(${variants}::uuid[])` : sql``} ${outside}
       group by b.variant_id`.execute(trx);
     for (const u of used)
       report(

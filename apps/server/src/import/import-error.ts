@@ -10,3 +10,8 @@ export class ImportValidationError extends ValidationError {
     return this.details;
   }
 }
+
+/** Bytes that are not a JSON document (or one nested beyond reason): the file's fault, said in one line. */
+export class UnreadableVenueFileError extends Error {
+  override name = 'UnreadableVenueFileError';
+}

@@ -1,10 +1,10 @@
 import { Temporal } from 'temporal-polyfill';
 import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
-import { sentence } from '../http/zod-problems.js';
 import { compare, type Entity, type EntityChanges, fingerprints } from './change-report.js';
 import { checkAgainstDatabase } from './check-database.js';
 import { ImportValidationError } from './import-error.js';
+import { problemOf, type ShapedVenueFile } from './read-venue-stream.js';
 import { referenceProblemsOfMalformed, wellShapedPart } from './salvage.js';
 import { loadStoredReferences, NO_STORED_REFERENCES } from './stored-references.js';
 import type { Trx } from './upsert.js';
@@ -15,7 +15,8 @@ import { dropMissingChildren, upsertVenue } from './upsert-venues.js';
 import { type VenueData, VenueDataFile } from './venue-data.schema.js';
 import { validateReferences } from './validate-references.js';
 
-export { ImportValidationError } from './import-error.js';
+export { ImportValidationError, UnreadableVenueFileError } from './import-error.js';
+export { readVenueStream, type ShapedVenueFile } from './read-venue-stream.js';
 
 /** What the import did, per entity of the file (created, updated, unchanged), and what the operator should know. */
 export interface ImportSummary {
@@ -34,8 +35,27 @@ export async function importVenueData(
   vault: KeyVault,
   now = Temporal.Now.instant(),
 ): Promise<ImportSummary> {
+  return importChecked(db, (trx) => parseVenueData(trx, file), vault, now);
+}
+
+/** importVenueData for a file already read and shape-checked entry by entry (readVenueStream). */
+export async function importShapedVenueData(
+  db: Db,
+  file: ShapedVenueFile,
+  vault: KeyVault,
+  now = Temporal.Now.instant(),
+): Promise<ImportSummary> {
+  return importChecked(db, (trx) => checkShapedFile(trx, file), vault, now);
+}
+
+async function importChecked(
+  db: Db,
+  check: (trx: Trx) => Promise<VenueData>,
+  vault: KeyVault,
+  now: Temporal.Instant,
+): Promise<ImportSummary> {
   return db.transaction().execute(async (trx) => {
-    const data = await parseVenueData(trx, file);
+    const data = await check(trx);
     const conflicts = await checkAgainstDatabase(trx, data);
     if (conflicts.length) throw new ImportValidationError(conflicts);
     const before = await fingerprints(trx, data);
@@ -56,13 +76,7 @@ export async function importVenueData(
 async function parseVenueData(trx: Trx, file: unknown): Promise<VenueData> {
   const parsed = VenueDataFile.safeParse(file);
   if (!parsed.success) {
-    const shape = parsed.error.issues.map((issue) => {
-      const path = issue.path.reduce<string>(
-        (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
-        '',
-      );
-      return { path, message: `${path || '(file)'}: ${sentence(issue)}` };
-    });
+    const shape = parsed.error.issues.map((issue) => problemOf(issue, issue.path));
     const part = wellShapedPart(file);
     const stored = part ? await loadStoredReferences(trx, part.data) : NO_STORED_REFERENCES;
     throw new ImportValidationError([...shape, ...(part ? referenceProblemsOfMalformed(part, shape, stored) : [])]);
@@ -70,4 +84,14 @@ async function parseVenueData(trx: Trx, file: unknown): Promise<VenueData> {
   const problems = validateReferences(parsed.data, await loadStoredReferences(trx, parsed.data));
   if (problems.length) throw new ImportValidationError(problems);
   return parsed.data;
+}
+
+/** The same checks for a file read entry by entry: its shape problems are known, its references not yet. */
+async function checkShapedFile(trx: Trx, { part, shapeProblems }: ShapedVenueFile): Promise<VenueData> {
+  const stored = await loadStoredReferences(trx, part.data);
+  if (shapeProblems.length)
+    throw new ImportValidationError([...shapeProblems, ...referenceProblemsOfMalformed(part, shapeProblems, stored)]);
+  const problems = validateReferences(part.data, stored);
+  if (problems.length) throw new ImportValidationError(problems);
+  return part.data;
 }

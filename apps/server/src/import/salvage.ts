@@ -4,8 +4,8 @@ import type { StoredReferences } from './stored-references.js';
 import { validateReferences } from './validate-references.js';
 import { type VenueData, VenueDataFile } from './venue-data.schema.js';
 
-const COLLECTIONS = ['organisations', 'api_keys', 'venues', 'therapists', 'customers', 'bookings'] as const;
-type Collection = (typeof COLLECTIONS)[number];
+export const COLLECTIONS = ['organisations', 'api_keys', 'venues', 'therapists', 'customers', 'bookings'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
 
 /** The well-shaped entries of a file that has shape problems, and where each came from. */
 export interface WellShapedPart {
@@ -79,12 +79,14 @@ export function referenceProblemsOfMalformed(
     .filter((p) => !underReported(p.path));
 }
 
-function elementSchema(name: Collection): z.ZodTypeAny {
+/** The schema of one entry of a collection. */
+export function elementSchema(name: Collection): z.ZodTypeAny {
   // Each collection is `z.array(element).default([])`.
   return (VenueDataFile.shape[name] as unknown as z.ZodDefault<z.ZodArray<z.ZodTypeAny>>).removeDefault().element;
 }
 
-function collectIds(value: unknown, into: Set<string>): void {
+/** Every `id` found anywhere inside a value (a malformed entry's ids, whose reference problems are noise). */
+export function collectIds(value: unknown, into: Set<string>): void {
   if (Array.isArray(value)) value.forEach((v) => collectIds(v, into));
   else if (typeof value === 'object' && value !== null) {
     for (const [key, child] of Object.entries(value)) {

@@ -54,9 +54,5 @@ export async function insertRows<
   T extends
     'therapist_shifts' | 'therapist_shift_overrides' | 'therapist_absences' | 'treatment_rooms' | 'one_time_openings',
 >(trx: Trx, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
-  for (const batch of batchesOf(rows))
-    await trx
-      .insertInto(table)
-      .values(batch)
-      .execute();
+  for (const batch of batchesOf(rows)) await trx.insertInto(table).values(batch).execute();
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -9,7 +10,8 @@ import { runCli } from '../../src/cli/program.js';
 import { epochMsOfInstant, isoFromEpochMs } from '../../src/lib/instant.js';
 import { fixedClock } from '../support/fixed-clock.js';
 import { setup, TEST_PUBLIC_URL } from '../support/test-app.js';
-import { makeLargeVenueFile } from './venue-file.js';
+import { importVenueData, ImportValidationError } from '../../src/import/import-venue-data.js';
+import { makeLargeVenueFile, makeVenueFile } from './venue-file.js';
 
 /**
  * `spa import` of files far larger than one statement can carry: PostgreSQL's bind message holds at most 65,535
@@ -103,6 +105,72 @@ describe('spa import at scale', () => {
       rows: [],
     });
   }, 300_000);
+  describe('a file that is not venue data', () => {
+    it('refuses a file nested 5,000,000 levels deep in one line, exit 1, without holding up the event loop', async () => {
+      writeFileSync(join(dir, 'deep.json'), `{"customers":${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}}`);
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const run = await spa('import', 'deep.json');
+      delay.disable();
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `Cannot read ${join(dir, 'deep.json')} as JSON: it nests arrays and objects deeper than 64 levels (at byte 76); a venue data file needs 8\n`,
+      });
+      // Parsing the 10 MB whole took the event loop for seconds; reading stops at the 65th level.
+      expect(delay.max / 1e6).toBeLessThan(1_000);
+    });
+
+    it('refuses a file the system cannot read (EIO) in one line, exit 1', async () => {
+      expect(await spa('import', '/proc/self/mem')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Cannot read /proc/self/mem as JSON: EIO: i/o error, read\n',
+      });
+    });
+
+    it('refuses text that is not JSON, or stops short, in one line', async () => {
+      writeFileSync(join(dir, 'broken.json'), '{"customers": [}');
+      writeFileSync(join(dir, 'short.json'), '{"customers": [');
+      writeFileSync(join(dir, 'empty.json'), '');
+      for (const name of ['broken.json', 'short.json', 'empty.json']) {
+        const run = await spa('import', name);
+        expect(run).toMatchObject({ code: 1, stdout: '' });
+        expect(run.stderr).toMatch(new RegExp(`^Cannot read ${join(dir, name)} as JSON: .+\n$`));
+      }
+    });
+
+    it('reports the problems of a malformed file, read entry by entry, as the whole-file check does', async () => {
+      const { file, booking, ids } = makeVenueFile();
+      file.bookings.push(booking({ customer_id: ids.bruno }), booking({ guest_count: 0 }));
+      (file.customers[1] as { email: string }).email = 'nope';
+      (file.therapists[0] as { skills: unknown }).skills = 'massage';
+      file.venues[0]!.rooms[0]!.capacity = 0;
+      const malformed = { ...file, $schema: 7, extra: true, api_keys: [{ ...file.api_keys[0], id: 'x' }] };
+      const expected = await importVenueData(ctx.db, malformed, ctx.vault).then(
+        () => [],
+        (error: unknown) => (error as ImportValidationError).problems.map((p) => `  - ${p.message}\n`),
+      );
+      expect(expected.length).toBeGreaterThan(5);
+      const run = await spa('import', write('malformed.json', malformed));
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `The venue data file has ${expected.length} problems; nothing was written:\n${expected.join('')}`,
+      });
+      for (const [name, whole] of [
+        ['array.json', []],
+        ['number.json', 5],
+        ['customers-object.json', { customers: { a: 1 } }],
+      ] as const) {
+        const problems = await importVenueData(ctx.db, whole, ctx.vault).then(
+          () => [],
+          (error: unknown) => (error as ImportValidationError).problems.map((p) => p.message),
+        );
+        expect((await spa('import', write(name, whole))).stderr).toContain(problems[0]);
+      }
+    });
+  });
 });
 
 describe('epochMsOfInstant (the instants of an imported booking)', () => {
