@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, Fragment, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { setFormatLocale } from '../lib/format.js';
 import { en, type MessageKey, type Messages } from './en.js';
 import { fr } from './fr.js';
@@ -45,6 +45,16 @@ function translator(language: Language): Translate {
   t.language = language;
   t.locale = locale;
   return t;
+}
+
+/**
+ * A translated sentence with elements in it (a link, a code span, bold words): `t` leaves a placeholder it was not
+ * given as `{name}`, and each is replaced here by its element, so the words around it stay in the catalogue.
+ */
+export function rich(text: string, elements: Record<string, ReactNode>): ReactNode[] {
+  return text
+    .split(/\{(\w+)\}/g)
+    .map((part, i) => (i % 2 === 1 ? <Fragment key={i}>{elements[part] ?? `{${part}}`}</Fragment> : part));
 }
 
 const I18nContext = createContext<{ t: Translate; setLanguage: (language: Language) => void } | undefined>(undefined);
