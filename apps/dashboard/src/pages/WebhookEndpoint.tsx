@@ -156,12 +156,11 @@ function EndpointPanel({ id }: { id: string }) {
   const remove = useMutation({
     mutationFn: () => ok(api.webhookEndpoints.remove(params)),
     onSettled: () => setRemoving(false),
-    onSuccess: async () => {
-      const url = endpoint.data?.data.url ?? '';
-      queryClient.removeQueries({ queryKey: ['webhook-endpoints', id] });
-      await queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
-      toast(t('endpoint.removed', { url }));
+    onSuccess: () => {
+      toast(t('endpoint.removed', { url: endpoint.data?.data.url ?? '' }));
       navigate('/webhooks');
+      // Every cached list still holds it: the list page reads afresh rather than show it for a moment.
+      queryClient.removeQueries({ queryKey: ['webhook-endpoints'] });
     },
   });
   const error = onOff.error ?? replayFailed.error ?? remove.error;
