@@ -18,6 +18,7 @@ const SAME_IN_FRENCH = new Set([
   'delivery.http',
   'people.actions',
   'booking.notes',
+  'endpoint.day',
   'audit.targetType.session',
   'audit.targetType.invitation',
 ]);

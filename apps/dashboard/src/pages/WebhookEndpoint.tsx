@@ -42,8 +42,8 @@ function DailyChart({ endpoint }: { endpoint: Endpoint }) {
                 {total === 0
                   ? t('endpoint.noDeliveries')
                   : t('endpoint.day', {
-                      succeeded: day.succeeded,
-                      failed: day.failed,
+                      delivered: t.plural('endpoint.dayDelivered', day.succeeded),
+                      failed: t.plural('endpoint.dayFailed', day.failed),
                       rate: formatPercent(day.succeeded / total),
                     })}
               </span>
