@@ -1,16 +1,14 @@
 import type { DatabaseHandle } from '../db/connect.js';
 import type { NotificationListener } from '../db/notifications.js';
-import { BOOKING_CHANGES_CHANNEL } from '../bookings/booking-changes.js';
 import { AVAILABILITY_CHANGES_CHANNEL } from '../migrations/0010_availability_changes.js';
 
 /** What a change notice names: some venues, or every venue (`*`: a TRUNCATE, or notices that may have been missed). */
 export type VenueChange = readonly string[] | '*';
 
 /**
- * The venue desk's live updates, fed by two channels: the notices the availability cache follows (migration 0010:
- * every commit that places, moves or releases a booking's holds announces its venues), and the booking changes
- * (every change of a booking's status announces its venue, holds or not: an awaiting_therapist, a completion made
- * elsewhere). Both are sent in the writing transaction, in every process. Each open desk page subscribes through its event stream; a reconnection of the listener tells
+ * The venue desk's live updates, fed by the notices the availability cache follows (migration 0010): every commit
+ * that places, moves or releases a booking's holds announces its venues on that channel, in its transaction, in
+ * every process. Each open desk page subscribes through its event stream; a reconnection of the listener tells
  * everyone `*`, since notices may have been missed while it was down. `endStreams` closes every open stream at
  * once when the process begins to drain, so a page that stays open never holds a shutdown back.
  */
@@ -21,7 +19,7 @@ export class DeskFeed {
 
   static async start(handle: Pick<DatabaseHandle, 'listen'>): Promise<DeskFeed> {
     const feed = new DeskFeed();
-    feed.listener = await handle.listen([AVAILABILITY_CHANGES_CHANNEL, BOOKING_CHANGES_CHANNEL], {
+    feed.listener = await handle.listen(AVAILABILITY_CHANGES_CHANNEL, {
       onNotify: (payload) => feed.publish(payload === '*' ? '*' : [payload]),
       onLive: (live) => {
         if (live) feed.publish('*');

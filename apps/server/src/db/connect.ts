@@ -21,7 +21,7 @@ export interface DatabaseHandle {
   /** The pg pool on PostgreSQL (the shared rate-limit store and the pool gauges read it). */
   pool?: pg.Pool;
   /** Notifications of `channel` (NOTIFY, pg_notify), from every session of the database. */
-  listen(channel: string | readonly string[], handlers: NotificationHandlers): Promise<NotificationListener>;
+  listen(channel: string, handlers: NotificationHandlers): Promise<NotificationListener>;
   close(): Promise<void>;
 }
 

@@ -57,7 +57,7 @@ export const DEFAULT_HEARTBEAT: Heartbeat = { everyMs: 250, timeoutMs: 2_000, tr
  */
 export function listenPostgres(
   url: string,
-  channel: string | readonly string[],
+  channel: string,
   handlers: NotificationHandlers,
   heartbeatOptions: Partial<Heartbeat> = {},
 ): NotificationListener {
@@ -96,7 +96,7 @@ export function listenPostgres(
     next.on('error', () => lost(next));
     next.on('end', () => lost(next));
     next.on('notification', (message) => {
-      if (channelsOf(channel).includes(message.channel)) handlers.onNotify(message.payload ?? '');
+      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
     });
     // One heartbeat at a time: the next is sent once this one is answered.
     const beat = () => {
@@ -115,7 +115,7 @@ export function listenPostgres(
     try {
       await next.connect();
       const sentAt = performance.now();
-      for (const name of channelsOf(channel)) await next.query(`listen ${pg.escapeIdentifier(name)}`);
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
       if (closed || client !== next) return void next.end().catch(() => undefined);
       retryMs = RETRY_MIN_MS;
       confirmedAt = sentAt;
@@ -171,10 +171,10 @@ export function listenPostgres(
  */
 export async function listenPglite(
   pglite: PGlite,
-  channel: string | readonly string[],
+  channel: string,
   handlers: NotificationHandlers,
 ): Promise<NotificationListener> {
-  const unlistens = await Promise.all(channelsOf(channel).map((name) => pglite.listen(name, handlers.onNotify)));
+  const unlisten = await pglite.listen(channel, handlers.onNotify);
   handlers.onLive(true);
   return {
     isCurrent: () => !pglite.closed,
@@ -183,14 +183,9 @@ export async function listenPglite(
     sync: () => Promise.resolve(),
     close: async () => {
       handlers.onLive(false);
-      if (!pglite.closed) await Promise.all(unlistens.map((unlisten) => unlisten()));
+      if (!pglite.closed) await unlisten();
     },
   };
-}
-
-/** Several channels share one listener (and, on PostgreSQL, one connection and its heartbeat). */
-function channelsOf(channel: string | readonly string[]): readonly string[] {
-  return typeof channel === 'string' ? [channel] : channel;
 }
 
 const noop = () => undefined;

@@ -49,6 +49,3 @@ from event join webhook_endpoints ep on ep.organisation_id = event.organisation_
 where ep.disabled_at is null
   and (ep.venue_id is null or ep.venue_id = event.venue_id)
   and (cardinality(ep.event_types) = 0 or $7 = any(ep.event_types));
-
--- 9.
-select pg_notify($1, $2);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEvent, WebhookEventType } from '@spa/contract';
 import { sql, type Transaction } from 'kysely';
-import { announceBookingChange } from '../bookings/booking-changes.js';
 import { toBooking } from '../bookings/booking.mapper.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 import type { BookingStatus, Database } from '../db/schema.js';
@@ -21,8 +20,7 @@ const EVENT_OF_STATUS: Partial<Record<BookingStatus, WebhookEventType>> = {
 /**
  * The outbox: writes the event of a booking change inside the change's own transaction (so it exists exactly
  * when the change committed), with one pending delivery per enabled endpoint of the booking's organisation
- * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING). Every status
- * change comes through here, so here it is also announced to the venue desks' live pages.
+ * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING): one round trip.
  */
 export async function recordBookingEvent(trx: Trx, type: WebhookEventType, row: BookingRow) {
   const timestamp = isoFromDb(row.updated_at);
@@ -43,7 +41,6 @@ export async function recordBookingEvent(trx: Trx, type: WebhookEventType, row: 
       and (ep.venue_id is null or ep.venue_id = event.venue_id)
       and (cardinality(ep.event_types) = 0 or ${type} = any(ep.event_types))
   `.execute(trx);
-  await announceBookingChange(trx, row.venue_id);
 }
 
 /**
