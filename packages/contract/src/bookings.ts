@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { chars, doc, Money, named, openEnum, single, UtcInstant, Uuid } from './common.js';
+import { chars, doc, Money, named, offsetInstant, openEnum, single, UtcInstant, Uuid } from './common.js';
 import {
   AmbiguousExternalIdErrorBody,
   badRequest,
@@ -175,9 +175,7 @@ export const CreateBookingBody = named(
     z.object({
       variant_id: doc(Uuid, 'Variant UUID (from the treatments list)', Example.variantId),
       start_at: doc(
-        z
-          .string({ required_error: 'is required' })
-          .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
+        offsetInstant('must be an ISO 8601 instant with an offset or Z'),
         'Slot start exactly as listed by availability (start_at), with an offset or Z; must be in the future',
         Example.startAt,
       ),
@@ -267,7 +265,7 @@ export const bookingsContract = c.router({
     description:
       'Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. ' +
       'Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.',
-    // Beyond the spec (DECISIONS, "Reading one booking"), under bookings:read, which is available: not a preview.
+    // Beyond the spec ("Reading one booking" in the decisions of record), under bookings:read, which is available: not a preview.
     metadata: { operationId: 'getBooking', scope: 'bookings:read', tag: 'bookings' },
   },
   create: {

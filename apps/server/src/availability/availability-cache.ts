@@ -40,7 +40,7 @@ const MAX_NOTICED_VENUES = 100_000;
 
 /**
  * Availability answers in process memory, per venue, until the schedule changes (docs/decisions.md, "Availability
- * cache (issue 21)"). Two kinds of entry, both tagged with their venue: a venue with one of its variants as the
+ * cache"). Two kinds of entry, both tagged with their venue: a venue with one of its variants as the
  * route reads it (so a warm request costs no round trip at all), and the encoded 200 of one (venue, variant, guest
  * count, venue-local dates) request. Bounded by bytes (lru-cache's maxSize), least recently used first.
  *

@@ -1,4 +1,4 @@
-import { BookingStatus, isUuid } from '@spa/contract';
+import { BookingStatus, calendarDate, isUuid } from '@spa/contract';
 import { type Command, InvalidArgumentError } from 'commander';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
@@ -22,13 +22,10 @@ const status = (value: string) => {
   return parsed.data;
 };
 
+const CALENDAR_DATE = calendarDate();
 const date = (value: string) => {
-  try {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return Temporal.PlainDate.from(value, { overflow: 'reject' });
-  } catch {
-    // reported below, as a malformed value is
-  }
-  throw new InvalidArgumentError('must be a date YYYY-MM-DD');
+  if (!CALENDAR_DATE.safeParse(value).success) throw new InvalidArgumentError('must be a date YYYY-MM-DD');
+  return Temporal.PlainDate.from(value);
 };
 
 /** `2026-11-23 10:00`: the venue's wall clock, to the minute. */

@@ -204,6 +204,11 @@ export interface Database {
     ended_at: Instant;
     expires_at: Instant;
   };
+  /**
+   * One row per (transaction, venue) of every change to what availability reads (migration 0016; db/change-log.ts);
+   * `xid` (xid8, read as text) is the writing transaction's, the nil UUID stands for every venue.
+   */
+  availability_changes: { xid: Generated<string>; venue_id: string };
   /** rate-limiter-flexible's store (rate-limit/rate-limiter.ts); `expire` in epoch milliseconds. */
   rate_limits: { key: string; points: Generated<number>; expire: Int8 | null };
 }

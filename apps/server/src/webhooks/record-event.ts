@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEvent, WebhookEventType } from '@spa/contract';
 import { sql, type Transaction } from 'kysely';
+import { logBookingChange } from '../bookings/booking-changes.js';
 import { toBooking } from '../bookings/booking.mapper.js';
+import { anyUuid } from '../db/any-of.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 import type { BookingStatus, Database } from '../db/schema.js';
 import { isoFromDb } from '../lib/instant.js';
@@ -20,7 +22,8 @@ const EVENT_OF_STATUS: Partial<Record<BookingStatus, WebhookEventType>> = {
 /**
  * The outbox: writes the event of a booking change inside the change's own transaction (so it exists exactly
  * when the change committed), with one pending delivery per enabled endpoint of the booking's organisation
- * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING): one round trip.
+ * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING). Every status
+ * change comes through here, so here it is also logged for the venue desks' live pages.
  */
 export async function recordBookingEvent(trx: Trx, type: WebhookEventType, row: BookingRow) {
   const timestamp = isoFromDb(row.updated_at);
@@ -41,6 +44,7 @@ export async function recordBookingEvent(trx: Trx, type: WebhookEventType, row: 
       and (ep.venue_id is null or ep.venue_id = event.venue_id)
       and (cardinality(ep.event_types) = 0 or ${type} = any(ep.event_types))
   `.execute(trx);
+  await logBookingChange(trx, row.venue_id);
 }
 
 /**
@@ -51,17 +55,22 @@ export async function watchStatusChanges(trx: Trx, bookingIds: string[]): Promis
   const before = new Map(
     bookingIds.length === 0
       ? []
-      : (await trx.selectFrom('bookings').select(['id', 'status']).where('id', 'in', bookingIds).execute()).map(
+      : (await trx.selectFrom('bookings').select(['id', 'status']).where('id', '=', anyUuid(bookingIds)).execute()).map(
           (b) => [b.id, b.status] as const,
         ),
   );
   return async () => {
     const changed = [...before.keys()];
     if (changed.length === 0) return;
-    const rows = await trx.selectFrom('bookings').select(BOOKING_COLUMNS).where('id', 'in', changed).execute();
-    for (const row of rows) {
-      const type = EVENT_OF_STATUS[row.status];
-      if (type && before.get(row.id) !== row.status) await recordBookingEvent(trx, type, row);
-    }
+    // Statuses first, whole rows only for the bookings whose status changed: an import re-reads every booking it names.
+    const after = await trx
+      .selectFrom('bookings')
+      .select(['id', 'status'])
+      .where('id', '=', anyUuid(changed))
+      .execute();
+    const moved = after.filter((b) => EVENT_OF_STATUS[b.status] && before.get(b.id) !== b.status).map((b) => b.id);
+    if (moved.length === 0) return;
+    const rows = await trx.selectFrom('bookings').select(BOOKING_COLUMNS).where('id', '=', anyUuid(moved)).execute();
+    for (const row of rows) await recordBookingEvent(trx, EVENT_OF_STATUS[row.status]!, row);
   };
 }

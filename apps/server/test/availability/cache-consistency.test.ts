@@ -33,7 +33,7 @@ type Action =
   | { kind: 'read'; at: number };
 
 /**
- * Issue 21's property: random interleavings of creates, cancels, acceptances and reads over two app instances
+ * The cache's property: random interleavings of creates, cancels, acceptances and reads over two app instances
  * (on PostgreSQL: separate pools and listeners on one database, as two processes are; on PGlite: one instance,
  * which is what an embedded database serves) never list anything but what the database says at the time of the
  * read (so never a slot it would refuse), whichever instance committed last. That is stronger than the issue's

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { Booking, BookingStatus, CancelBookingBody } from '../bookings.js';
-import { Money, page, PaginationQuery, single, UtcInstant, Uuid, VenueRef } from '../common.js';
+import { calendarDate, Money, page, PaginationQuery, single, UtcInstant, Uuid, VenueRef } from '../common.js';
 import { Customer } from '../customers.js';
 import { failure } from '../errors.js';
 import { WebhookEventType } from '../webhooks.js';
@@ -74,8 +74,7 @@ export const BookingDetail = Booking.extend({
     .describe('The fee a cancellation now would cost, per side; null when the booking can no longer be cancelled'),
 });
 
-/** A calendar date that exists (2026-02-30 is refused), as the availability query checks its dates. */
-const LocalDay = z.string().date('must be a valid calendar date (YYYY-MM-DD)');
+const LocalDay = calendarDate();
 
 /**
  * `upcoming` (the default): bookings still to start, the soonest first, then those that started, the latest first.
