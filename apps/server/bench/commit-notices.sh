@@ -13,8 +13,8 @@ psql "$url" -qXc "create database $db" >/dev/null
 target="${url%/*}/$db"
 psql "$target" -qX <<'SQL'
 create table writes (id bigint generated always as identity primary key, venue_id uuid not null, at timestamptz not null default now());
-create table changes (xid xid8 not null default pg_current_xact_id(), venue_id uuid);
-create index on changes (xid);
+-- As migration 0016 makes it.
+create table changes (xid xid8 not null default pg_current_xact_id(), venue_id uuid not null, primary key (xid, venue_id));
 SQL
 
 cat >"$work/alone.sql" <<'SQL'
@@ -34,14 +34,14 @@ cat >"$work/change-row.sql" <<'SQL'
 \set v random(1, 1000)
 begin;
 insert into writes (venue_id) values (md5(:v::text)::uuid);
-insert into changes (venue_id) values (md5(:v::text)::uuid);
+insert into changes (venue_id) values (md5(:v::text)::uuid) on conflict do nothing;
 commit;
 SQL
 cat >"$work/notify-after.sql" <<'SQL'
 \set v random(1, 1000)
 begin;
 insert into writes (venue_id) values (md5(:v::text)::uuid);
-insert into changes (venue_id) values (md5(:v::text)::uuid);
+insert into changes (venue_id) values (md5(:v::text)::uuid) on conflict do nothing;
 commit;
 select pg_notify('availability_changes', '');
 SQL

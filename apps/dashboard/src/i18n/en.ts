@@ -392,6 +392,8 @@ export const en = {
   'audit.action.booking.completion_recorded': 'marked completed',
   'audit.action.booking.no_show_recorded': 'marked no-show',
   'audit.action.booking.cancelled': 'booking cancelled',
+  'audit.action.booking.rescheduled': 'booking rescheduled',
+  'audit.apiKey': 'API key {id}',
   'audit.targetType.person': 'person',
   'audit.targetType.session': 'session',
   'audit.targetType.invitation': 'invitation',

@@ -398,6 +398,8 @@ export const fr: Messages = {
   'audit.action.booking.completion_recorded': 'marquée effectuée',
   'audit.action.booking.no_show_recorded': 'marquée absence',
   'audit.action.booking.cancelled': 'réservation annulée',
+  'audit.action.booking.rescheduled': 'réservation déplacée',
+  'audit.apiKey': 'Clé d’API {id}',
   'audit.targetType.person': 'personne',
   'audit.targetType.session': 'session',
   'audit.targetType.invitation': 'invitation',

@@ -28,7 +28,12 @@ const auditColumns = (t: Translate): Column<z.infer<typeof AuditEvent>>[] => [
   { label: t('common.when'), cell: (event) => formatLogTime(event.created_at, localTimeZone) },
   {
     label: t('audit.who'),
-    cell: (event) => (event.actor.type === 'person' ? event.actor.email : t('common.operator')),
+    cell: (event) =>
+      event.actor.type === 'person'
+        ? event.actor.email
+        : event.actor.type === 'api_key'
+          ? t('audit.apiKey', { id: event.actor.key_id })
+          : t('common.operator'),
   },
   {
     label: t('audit.whatColumn'),

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CONTRACT_VERSION } from '../lib/contract-version.js';
+import { registerBackup } from './backup.command.js';
 import { registerBookings } from './bookings.command.js';
 import type { CommandHost } from './command-host.js';
 import { ExitCode, reportFailure } from './exit-codes.js';
@@ -26,6 +27,7 @@ export function buildProgram(host: CommandHost): Command {
   registerTherapists(program, host);
   registerWebhooks(program, host);
   registerUsers(program, host);
+  registerBackup(program, host);
   return program;
 }
 

@@ -30,6 +30,8 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   /** The pg pool on PostgreSQL (the shared rate-limit store and the pool gauges read it). */
   pool?: pg.Pool;
+  /** The embedded database itself (spa backup copies its files). */
+  pglite?: PGlite;
   /** Notifications of `channel` (NOTIFY, pg_notify), from every session of the database. */
   listen(channel: string, handlers: NotificationHandlers): Promise<NotificationListener>;
   close(): Promise<void>;
@@ -215,6 +217,7 @@ export function fromPglite(pglite: PGlite): DatabaseHandle {
   return {
     db,
     kind: 'pglite',
+    pglite,
     listen: (channel, handlers) => listenPglite(pglite, channel, handlers),
     close: async () => {
       await db.destroy();

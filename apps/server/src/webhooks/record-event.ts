@@ -11,7 +11,7 @@ import { isoFromDb } from '../lib/instant.js';
 type Trx = Transaction<Database>;
 
 /** The event a booking's new status announces; `pending` has none of its own (creation is booking.created). */
-const EVENT_OF_STATUS: Partial<Record<BookingStatus, WebhookEventType>> = {
+const EVENT_OF_STATUS: Partial<Record<BookingStatus, Exclude<WebhookEventType, 'booking.rescheduled'>>> = {
   awaiting_therapist: 'booking.awaiting_therapist',
   confirmed: 'booking.confirmed',
   cancelled: 'booking.cancelled',
@@ -25,10 +25,34 @@ const EVENT_OF_STATUS: Partial<Record<BookingStatus, WebhookEventType>> = {
  * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING). Every status
  * change comes through here, so here it is also logged for the venue desks' live pages.
  */
-export async function recordBookingEvent(trx: Trx, type: WebhookEventType, row: BookingRow) {
-  const timestamp = isoFromDb(row.updated_at);
-  // Typed by the contract's event schemas, the same ones the OpenAPI document's webhooks and the SDK read.
-  const event: WebhookEvent = { type, timestamp, data: { booking: toBooking(row) } };
+export async function recordBookingEvent(
+  trx: Trx,
+  type: Exclude<WebhookEventType, 'booking.rescheduled'>,
+  row: BookingRow,
+) {
+  await recordEvent(trx, row, { type, timestamp: isoFromDb(row.updated_at), data: { booking: toBooking(row) } });
+}
+
+/** booking.rescheduled: the booking at its new time, with the start and end it had before. */
+export async function recordRescheduledEvent(
+  trx: Trx,
+  row: BookingRow,
+  previous: { start_at: string; end_at: string },
+) {
+  await recordEvent(trx, row, {
+    type: 'booking.rescheduled',
+    timestamp: isoFromDb(row.updated_at),
+    data: {
+      booking: toBooking(row),
+      previous_start_at: isoFromDb(previous.start_at),
+      previous_end_at: isoFromDb(previous.end_at),
+    },
+  });
+}
+
+// Typed by the contract's event schemas, the same ones the OpenAPI document's webhooks and the SDK read.
+async function recordEvent(trx: Trx, row: BookingRow, event: WebhookEvent) {
+  const { type, timestamp } = event;
   const body = JSON.stringify(event);
   await sql`
     with event as (

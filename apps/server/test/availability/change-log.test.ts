@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NotificationListener } from '../../src/db/notifications.js';
+import { LISTENER_APPLICATION_NAME, type NotificationListener } from '../../src/db/notifications.js';
 import { AVAILABILITY_CHANGES_CHANNEL } from '../../src/migrations/0010_availability_changes.js';
 import type { Api } from '../support/api.js';
 import { type BookableVenue, makeBookableVenue } from '../support/booking-fixture.js';
@@ -92,6 +92,7 @@ describe.runIf(testDbKind === 'postgres')('the change log read in commit order, 
   let truth: Api;
   let early: BookableVenue;
   let late: BookableVenue;
+  let cut: BookableVenue;
   let a: pg.Client;
   let b: pg.Client;
 
@@ -100,6 +101,7 @@ describe.runIf(testDbKind === 'postgres')('the change log read in commit order, 
     truth = uncachedApi(ctx);
     early = await makeBookableVenue(ctx.db, ctx.vault);
     late = await makeBookableVenue(ctx.db, ctx.vault);
+    cut = await makeBookableVenue(ctx.db, ctx.vault);
     const url = withDatabase(process.env.DATABASE_URL!, ctx.handle.name!);
     a = new pg.Client({ connectionString: url });
     b = new pg.Client({ connectionString: url });
@@ -162,5 +164,20 @@ describe.runIf(testDbKind === 'postgres')('the change log read in commit order, 
     } finally {
       await listener?.close();
     }
+  });
+
+  it('stops trusting what it holds when its listening connection is cut, and catches up once it is back', async () => {
+    await listing(ctx.api, cut);
+    const before = await listing(ctx.api, cut);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`.execute(ctx.db);
+    await a.query(`update therapist_shifts set end_time = '12:00' where venue_id = '${cut.venue.id}'`);
+    const during = await listing(ctx.api, cut);
+    expect(during).toEqual(await listing(truth, cut));
+    expect(during).not.toEqual(before);
+    await expect.poll(() => ctx.availability.isLive, { timeout: 10_000 }).toBe(true);
+    await a.query(`update therapist_shifts set end_time = '14:00' where venue_id = '${cut.venue.id}'`);
+    expect(await listing(ctx.api, cut)).toEqual(await listing(truth, cut));
+    expect(await listing(ctx.api, cut)).toEqual(await listing(truth, cut));
   });
 });

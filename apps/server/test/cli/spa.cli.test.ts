@@ -267,7 +267,7 @@ describe('pnpm spa (the operator CLI)', () => {
 
       expect(await spa('bookings', 'accept', pending, '--therapist', ids.hugo)).toEqual({
         code: 0,
-        stdout: `Booking ${pending} is confirmed, assigned to therapist ${ids.hugo}.\n`,
+        stdout: `Booking ${pending} is confirmed (1 of 1 therapist accepted), assigned to therapist ${ids.hugo}.\n`,
         stderr: '',
       });
       expect(await spa('bookings', 'complete', pending)).toEqual({
