@@ -16,8 +16,11 @@ import { Webhook } from 'standardwebhooks';
 import type { components } from '../../apps/server/test/openapi/clients/openapi-typescript.js';
 
 type Schemas = components['schemas'];
-/** Every event of the document: its payload schemas are the ones named `...Event`, told apart by `type`. */
-export type WebhookEvent = Schemas[Extract<keyof Schemas, `${string}Event`>];
+/**
+ * Every event of the document: its payload schemas are the ones named `...Event`, told apart by `type` (the events
+ * feed's `Event` and `...FeedEvent` are the same bodies with the feed's id beside: not what a delivery POSTs).
+ */
+export type WebhookEvent = Schemas[Exclude<Extract<keyof Schemas, `${string}Event`>, 'Event' | `${string}FeedEvent`>];
 export type WebhookEventType = WebhookEvent['type'];
 
 /** The event types this receiver knows; the compiler fails when the document gains one that is not listed. */

@@ -107,6 +107,29 @@ export async function benchBookings() {
     const spreadRun = await load(url(spread.venue.id), spread.key, many);
     const floor = await measureFloor(database.db, floorVenue, many);
 
+    // Reschedules: every booking just made moves to a free slot of later days, 10 bookings per capacity-10 slot, in
+    // random order, through the create path's slot rule and locks.
+    const made = await database.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('venue_id', '=', spread.venue.id)
+      .where('start_at', '>=', slotStarts(10)[9]!.add({ minutes: 1 }).toString())
+      .orderBy('id')
+      .execute();
+    const later = slotStarts(150 + Math.ceil(made.length / 10)).slice(150);
+    const moves = shuffle(
+      made.map((b, i) => ({ id: b.id, start: later[Math.floor(i / 10)]! })),
+      random,
+    );
+    const rescheduleRun = await runLoad({
+      mode: 'post',
+      url: '',
+      urls: moves.map((m) => `${server.base}/v1/bookings/${m.id}/reschedule`),
+      key: spread.key,
+      bodies: moves.map((m) => ({ start_at: m.start.toString() })),
+      clients: CLIENTS,
+    });
+
     // Heavy contention: 500 requests on 5 capacity-1 slots.
     const tight = await bookableVenue(database.db, server.vault, 1);
     const few = slotStarts(5);
@@ -120,8 +143,11 @@ export async function benchBookings() {
     const double = await overlappingHolds(database.db);
     const created = (r: LoadResult) => r.statuses.get(201) ?? 0;
     const s = summary(spreadRun.latencies),
-      c = summary(contention.latencies);
+      c = summary(contention.latencies),
+      r = summary(rescheduleRun.latencies);
     const rate = created(spreadRun) / spreadRun.seconds;
+    const moved = rescheduleRun.statuses.get(200) ?? 0;
+    const moveRate = moved / rescheduleRun.seconds;
     const format = (r: LoadResult) =>
       [...r.statuses.entries()]
         .sort()
@@ -130,6 +156,7 @@ export async function benchBookings() {
     lines.push(
       `bookings on postgres, ${CLIENTS} concurrent clients over HTTP`,
       `  many slots   ${many.length} requests in ${spreadRun.seconds.toFixed(2)} s  -> ${rate.toFixed(0)} creates/s; p50 ${ms(s.p50)} p99 ${ms(s.p99)}; ${format(spreadRun)}`,
+      `  reschedules  ${moves.length} moves in ${rescheduleRun.seconds.toFixed(2)} s  -> ${moveRate.toFixed(0)} reschedules/s; p50 ${ms(r.p50)} p99 ${ms(r.p99)}; ${format(rescheduleRun)}`,
       `  contention   500 requests on 5 slots in ${contention.seconds.toFixed(2)} s; p50 ${ms(c.p50)} p99 ${ms(c.p99)}; ${format(contention)}`,
       ...floorLines({ rate, p99: s.p99 }, floor),
       `  double bookings (overlapping reservations, by SQL): ${double}`,

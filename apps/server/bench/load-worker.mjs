@@ -1,6 +1,6 @@
 // The load generator runs on its own thread (plain JS, no loader needed), so the measured server keeps its
 // event loop to itself, as it would with partners calling it from other machines.
-//   mode 'post': `clients` concurrent clients share `bodies`, POSTed to `url`.
+//   mode 'post': `clients` concurrent clients share `bodies`, POSTed to `url` (or to `urls[i]` for `bodies[i]`).
 //   mode 'get':  the `urls` one after another (latency of single requests).
 //   mode 'loop': `clients` concurrent clients GET `url` again and again for `seconds`; after a 429 or 503 a client
 //                waits its Retry-After, as the SDK does.
@@ -55,7 +55,10 @@ if (mode === 'get') {
   let next = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (next < bodies.length) await send(url, 'POST', JSON.stringify(bodies[next++]));
+      while (next < bodies.length) {
+        const i = next++;
+        await send(urls?.[i] ?? url, 'POST', JSON.stringify(bodies[i]));
+      }
     }),
   );
 }

@@ -11,7 +11,7 @@ export interface LoadResult {
 }
 
 type Job =
-  | { mode: 'post'; url: string; key: string; bodies: object[]; clients: number }
+  | { mode: 'post'; url: string; key: string; bodies: object[]; clients: number; urls?: string[] }
   | { mode: 'get'; urls: string[]; key: string }
   | { mode: 'loop'; url: string; key: string; clients: number; seconds: number };
 

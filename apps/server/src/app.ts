@@ -7,6 +7,7 @@ import { authenticate } from './auth/authenticate.js';
 import { availabilityRouter } from './availability/availability.router.js';
 import { bookingsRouter } from './bookings/bookings.router.js';
 import { customersRouter } from './customers/customers.router.js';
+import { eventsRouter } from './events/events.router.js';
 import { dashboardSettings } from './dashboard/dashboard-deps.js';
 import { DASHBOARD_API, mountDashboardApi } from './dashboard/dashboard.router.js';
 import { SignInThrottle } from './dashboard/sign-in-throttle.js';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Express {
     customers: customersRouter(routeDeps),
     availability: availabilityRouter(routeDeps),
     bookings: bookingsRouter(routeDeps),
+    events: eventsRouter(routeDeps),
   });
   createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, api, {
     logInitialization: false,

@@ -1,6 +1,21 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { chars, doc, Money, named, offsetInstant, openEnum, single, UtcInstant, Uuid } from './common.js';
+import {
+  chars,
+  commaList,
+  doc,
+  Money,
+  named,
+  offsetInstant,
+  openEnum,
+  page,
+  PaginationQuery,
+  QueryInstant,
+  single,
+  UtcInstant,
+  Uuid,
+  VenueRef,
+} from './common.js';
 import {
   AmbiguousExternalIdErrorBody,
   badRequest,
@@ -20,6 +35,7 @@ import {
   SlotUnavailableErrorBody,
   variantNotFound,
   venueForbidden,
+  venueNotFound,
 } from './errors.js';
 import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
@@ -27,10 +43,19 @@ import { statuses } from './statuses.js';
 
 const c = initContract();
 
+export const BOOKING_STATUSES = [
+  'pending',
+  'awaiting_therapist',
+  'confirmed',
+  'completed',
+  'no_show',
+  'cancelled',
+] as const;
+
 export const BookingStatus = named(
   'BookingStatus',
   openEnum(
-    ['pending', 'awaiting_therapist', 'confirmed', 'completed', 'no_show', 'cancelled'],
+    [...BOOKING_STATUSES],
     'pending on creation; confirmed once a therapist accepts; awaiting_therapist when none has accepted in time',
     'treat an unknown status as not final and read the booking again later',
     'pending',
@@ -80,7 +105,7 @@ export const E164_PHONE = /^\+[1-9]\d{6,14}$/;
 export const LANGUAGE_CODE = /^[a-z]{2}$/;
 
 /** The example booking of the reference: what POST /bookings answers for its own example request. */
-const PENDING_EXAMPLE = {
+export const PENDING_EXAMPLE = {
   id: Example.bookingId,
   booking_number: 10042,
   status: 'pending',
@@ -244,9 +269,7 @@ export const RescheduleBookingBody = named(
   doc(
     z.object({
       start_at: doc(
-        z
-          .string({ required_error: 'is required' })
-          .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
+        offsetInstant('must be an ISO 8601 instant with an offset or Z'),
         'The new start, exactly as availability lists it (start_at of a slot), with an offset or Z; must be in the future',
         Example.startAt,
       ),
@@ -257,6 +280,29 @@ export const RescheduleBookingBody = named(
 );
 
 export const BookingResponse = single('BookingResponse', Booking, 'The booking');
+export const BookingListResponse = page('BookingListResponse', Booking, 'Bookings');
+
+/** The filters of GET /v1/bookings; every one narrows, none widens past what the key can see. */
+export const BookingListQuery = PaginationQuery.extend({
+  venue_id: doc(
+    VenueRef.optional(),
+    'Only this venue (UUID or slug); a venue your key cannot use is 403, an unknown one 404',
+    Example.venueSlug,
+  ),
+  status: commaList(BOOKING_STATUSES, 'Only bookings in these statuses', 'pending,confirmed'),
+  start_from: doc(QueryInstant.optional(), 'Only bookings starting at or after this instant', Example.startAt),
+  start_to: doc(QueryInstant.optional(), 'Only bookings starting before this instant (exclusive)', Example.endAt),
+  updated_since: doc(
+    QueryInstant.optional(),
+    'Only bookings changed at or after this instant (updated_at): what changed since your last reconciliation',
+    Example.createdAt,
+  ),
+  customer_id: doc(Uuid.optional(), 'Only bookings of this customer', Example.customerId),
+  external_id: doc(chars(z.string(), 1, 200).optional(), 'Only the bookings with this external_id', Example.externalId),
+}).superRefine((query, ctx) => {
+  if (query.start_from && query.start_to && Date.parse(query.start_to) < Date.parse(query.start_from))
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['start_to'], message: 'must not be before start_from' });
+});
 
 /** `{booking_id}` of the routes on one booking: a UUID, or `ext:` and the partner's external_id. */
 export const BookingPath = z.object({
@@ -268,6 +314,23 @@ export const BookingPath = z.object({
 });
 
 export const bookingsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/bookings',
+    query: BookingListQuery,
+    responses: statuses({
+      200: BookingListResponse,
+      ...commonErrors,
+      ...badRequest('status must be a comma-separated list of ' + BOOKING_STATUSES.join(', '), 'status'),
+      403: venueForbidden,
+      404: venueNotFound,
+    }),
+    summary: 'List bookings',
+    description:
+      'Every booking your key can see (your organisation; its one venue for a venue-restricted key), ordered by start_at then id, a page at a time. ' +
+      'Reconcile after an outage with updated_since (bookings changed since then), or read the events feed (GET /v1/events) for each change in order.',
+    metadata: { operationId: 'listBookings', scope: 'bookings:read', tag: 'bookings' },
+  },
   get: {
     method: 'GET',
     path: '/bookings/:booking_id',

@@ -10,7 +10,7 @@ import {
   venueNotFound,
   VenueNotFoundErrorBody,
 } from './errors.js';
-import { Booking } from './bookings.js';
+import { BookingListResponse } from './bookings.js';
 import { Example } from './examples.js';
 import { VenuePath } from './venues.js';
 import { statuses } from './statuses.js';
@@ -34,7 +34,6 @@ export const Customer = named(
 );
 
 export const CustomerListResponse = page('CustomerListResponse', Customer, 'Customers');
-export const BookingListResponse = page('BookingListResponse', Booking, 'Bookings');
 
 export const customersContract = c.router({
   list: {

@@ -30,6 +30,8 @@ export const ErrorText = {
   RescheduleFeeApplies: 'RESCHEDULE_FEE_APPLIES',
   BookingForbidden: 'FORBIDDEN',
   AmbiguousExternalId: 'AMBIGUOUS_EXTERNAL_ID',
+  EventNotFound: 'Event not found',
+  EventCursorExpired: 'EVENT_CURSOR_EXPIRED',
   RateLimitExceeded: 'Rate limit exceeded',
   InvalidJson: 'Request body is not valid JSON',
   PayloadTooLarge: 'Request body is larger than 100 kB',

@@ -10,3 +10,4 @@ export * from './bookings.js';
 export * from './availability.js';
 export * from './router.js';
 export * from './webhooks.js';
+export * from './events.js';

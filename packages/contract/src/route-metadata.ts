@@ -7,6 +7,7 @@ export const TAGS = {
   customers: 'Customers and their booking history',
   availability: 'Bookable slots (preview)',
   bookings: 'Create and cancel bookings (preview)',
+  events: 'What happened to bookings, in order: the events feed',
 } as const;
 
 export type Tag = keyof typeof TAGS;

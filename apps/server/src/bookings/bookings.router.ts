@@ -1,8 +1,13 @@
 import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
+import { Temporal } from 'temporal-polyfill';
 import { auditTrailOf } from '../audit/audit-trail.js';
+import { scopeOfPrincipal } from '../auth/organisation-scope.js';
 import { principalOf } from '../auth/principal.js';
+import { paginated, pageWindow } from '../http/pagination.js';
+import { resolveVenue } from '../venues/venue-access.js';
+import { listBookings } from './booking-list.repository.js';
 import { toBooking } from './booking.mapper.js';
 import { cancelBooking } from './cancel-booking.js';
 import { createBooking } from './create-booking.js';
@@ -15,6 +20,25 @@ export function bookingsRouter({ db, clock, availabilityCache }: RouteDeps) {
   // drops what it holds and has its own notices before it answers, so the caller's next list is never stale.
   const settled = (venueId: string) => availabilityCache?.settle([venueId]);
   return initServer().router(contract.bookings, {
+    list: async ({ query, res }) => {
+      const principal = principalOf(res);
+      const venue = query.venue_id === undefined ? undefined : await resolveVenue(db, principal, query.venue_id);
+      const { rows, total } = await listBookings(
+        db,
+        scopeOfPrincipal(principal),
+        {
+          venueId: venue?.id,
+          statuses: query.status,
+          startFrom: utc(query.start_from),
+          startTo: utc(query.start_to),
+          updatedSince: utc(query.updated_since),
+          customerId: query.customer_id?.toLowerCase(),
+          externalId: query.external_id,
+        },
+        pageWindow(query),
+      );
+      return { status: 200, body: paginated(rows.map(toBooking), query, total) };
+    },
     get: async ({ params, res }) => {
       const booking = await getBooking(db, principalOf(res), params.booking_id);
       return { status: 200, body: { data: toBooking(booking) } };
@@ -68,3 +92,7 @@ export function bookingsRouter({ db, clock, availabilityCache }: RouteDeps) {
     },
   });
 }
+
+/** An instant of the query (any offset) as UTC text, the one form every comparison in SQL then reads alike. */
+const utc = (instant: string | undefined) =>
+  instant === undefined ? undefined : Temporal.Instant.from(instant).toString();

@@ -119,6 +119,10 @@ export interface Database {
     endpoint_id: ColumnType<string | null, string | null | undefined, string | null>;
     body: string;
     created_at: Instant;
+    /** The events feed's order, given once the event has committed (webhooks/events-feed.repository.ts). */
+    seq: ColumnType<number | null, never, number>;
+    /** The order events were written in: the numbering's order among the events it takes at once. */
+    recorded: ColumnType<number, never, never>;
   };
   webhook_deliveries: {
     id: Generated<number>;

@@ -44,6 +44,15 @@ export class CustomerNotFoundError extends PlainError {
   readonly status = 404;
   readonly text = ErrorText.CustomerNotFound;
 }
+export class EventNotFoundError extends PlainError {
+  readonly status = 404;
+  readonly text = ErrorText.EventNotFound;
+}
+/** An `after` of the events feed that is no longer kept (retention), or never was one the key could see. */
+export class EventCursorExpiredError extends PlainError {
+  readonly status = 410;
+  readonly text = ErrorText.EventCursorExpired;
+}
 export class RouteNotFoundError extends PlainError {
   readonly status = 404;
   readonly text = ErrorText.RouteNotFound;

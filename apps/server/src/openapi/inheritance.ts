@@ -108,21 +108,27 @@ const requiredOf = (schema: Schema) => (schema.required as string[] | undefined)
 /**
  * Every property of the members but the discriminator, for the base: so a client that reads the base (Go's
  * oapi-codegen, which decodes into it and drops what it does not declare; TypeScript's generators) has every field,
- * optional unless every member requires it. Two members' forms of one field may differ in example only.
+ * optional unless every member requires it. Two members' forms of one field may differ in example only; a field
+ * whose members give it different forms (an event's `data`, which each event type shapes its own way) stays with
+ * the members alone, so the base never promises one form of it. The release rules see such a field leave a
+ * released base as a removal.
  */
 function allFields(schemas: Schema[], discriminator: string): Record<string, Schema> {
   const fields: Record<string, Schema> = {};
+  const differing = new Set<string>();
   for (const schema of schemas) {
     for (const [field, form] of Object.entries(propertiesOf(schema))) {
-      if (field === discriminator) continue;
+      if (field === discriminator || differing.has(field)) continue;
       const known = fields[field];
       if (!known) fields[field] = form;
       else if (JSON.stringify(known) !== JSON.stringify(form)) {
         const { example: _a, ...a } = known;
         const { example: _b, ...b } = form;
-        if (JSON.stringify(a) !== JSON.stringify(b))
-          throw new Error(`${field} has two different forms: name them apart`);
-        fields[field] = a;
+        if (JSON.stringify(a) === JSON.stringify(b)) fields[field] = a;
+        else {
+          differing.add(field);
+          delete fields[field];
+        }
       }
     }
   }

@@ -241,16 +241,23 @@ const pascal = (name: string) => name.replace(/(^|[_-])(\w)/g, (_, _sep: string,
 
 /**
  * Every parameter goes to `components.parameters` under its name (the same `venue_id` wherever it is used). Two
- * different forms of one name are a contract bug. The optional X-Request-Id request header is described in
+ * different forms of one name are a contract bug, except a query filter named after a path parameter (`venue_id`
+ * of GET /v1/bookings), a filter rather than the address of a resource: its component is `VenueIdFilter`. The optional X-Request-Id request header is described in
  * `info` and on every answer, not declared on each operation: oapi-codegen 1.12 then gave every method a params
  * struct for it alone, and its client dereferences that struct without a nil check (a `nil` panicked).
  */
 function shareParameters(document: Document): Document {
   const parameters: Record<string, unknown> = {};
+  const pathNames = new Set(
+    operationsOf(document).flatMap(({ operation }) =>
+      (operation.parameters ?? []).flatMap((p) => ('$ref' in p || p.in !== 'path' ? [] : [p.name])),
+    ),
+  );
   for (const { path, operation } of operationsOf(document)) {
     const refs = (operation.parameters ?? []).map((parameter) => {
       if ('$ref' in parameter) return parameter;
-      const name = `${pascal(parameter.name)}`;
+      const filter = parameter.in === 'query' && pathNames.has(parameter.name);
+      const name = `${pascal(parameter.name)}${filter ? 'Filter' : ''}`;
       const known = parameters[name];
       if (known && JSON.stringify(known) !== JSON.stringify(parameter)) {
         throw new Error(`${path}: parameter ${parameter.name} differs from another operation's; describe it once`);

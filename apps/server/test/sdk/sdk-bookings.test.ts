@@ -133,6 +133,40 @@ describe('the SDK books and cancels, against the running app', () => {
     ]);
   });
 
+  it('reschedules by ext:, again as a no-op, and reports RESCHEDULE_FEE_APPLIES with its fee and slot_unavailable', async () => {
+    const created = await client.createBooking(
+      f.venue.slug,
+      body({ start_at: '2026-11-27T09:00:00Z', external_id: 'sdk-move' }),
+    );
+    if (!created.ok) throw created.error;
+    const moved = await client.rescheduleBooking('ext:sdk-move', { start_at: '2026-11-27T13:00:00Z' });
+    expect(moved.ok && [moved.status, moved.data.id, moved.data.start_at]).toEqual([
+      200,
+      created.data.id,
+      '2026-11-27T13:00:00Z',
+    ]);
+    const again = await client.rescheduleBooking(created.data.id, { start_at: '2026-11-27T13:00:00Z' });
+    expect(again.ok && again.data.updated_at).toBe(moved.ok && moved.data.updated_at);
+    const other = await client.createBooking(
+      f.venue.slug,
+      body({ start_at: '2026-11-27T15:00:00Z', external_id: 'sdk-other' }),
+    );
+    expect(other.ok).toBe(true);
+    const taken = await client.rescheduleBooking(created.data.id, { start_at: '2026-11-27T15:00:00Z' });
+    expect(!taken.ok && [taken.error.status, taken.error.code]).toEqual([409, ErrorCode.SlotUnavailable]);
+    ctx.clock.set('2026-11-27T12:00:00Z'); // one hour before: the 100% tier
+    try {
+      const fee = await client.rescheduleBooking(created.data.id, { start_at: '2026-11-27T16:00:00Z' });
+      expect(!fee.ok && [fee.error.status, fee.error.code, fee.error.fee]).toEqual([
+        422,
+        ErrorCode.RescheduleFeeApplies,
+        { amount: 90, currency: 'EUR' },
+      ]);
+    } finally {
+      ctx.clock.set('2026-11-22T08:00:00Z');
+    }
+  });
+
   it('reads and cancels by an external id as given, encoded once (a slash included)', async () => {
     const created = await client.createBooking(
       f.venue.id,

@@ -214,7 +214,7 @@ export type BookingForbiddenError = {
 };
 export type AccessDeniedError = InsufficientScopeError | ForbiddenError | BookingForbiddenError;
 export type NotFoundErrorBase = {
-    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    /** `Venue not found` or `Customer not found in this venue` or `Variant not found` or `Booking not found` or `BOOKING_NOT_FOUND` or `Event not found`: which of the schemas of the mapping this is */
     error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
@@ -370,7 +370,13 @@ export type BookingNotFoundError = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "BOOKING_NOT_FOUND";
 };
-export type NotFoundError = VenueNotFoundError | CustomerNotFoundError | VariantNotFoundError | NoSuchBookingError | BookingNotFoundError;
+export type EventNotFoundError = {
+    error: "Event not found";
+} & NotFoundErrorBase & {
+    /** The error, a fixed text */
+    error: "Event not found";
+};
+export type NotFoundError = VenueNotFoundError | CustomerNotFoundError | VariantNotFoundError | NoSuchBookingError | BookingNotFoundError | EventNotFoundError;
 export type Slot = {
     /** Slot start, UTC, HH:mm */
     time: string;
@@ -548,6 +554,76 @@ export type RescheduleFeeAppliesError = {
     error: "RESCHEDULE_FEE_APPLIES";
 };
 export type UnprocessableError = BookingAlreadyCancelledError | BookingNotReschedulableError | RescheduleFeeAppliesError;
+export type EventBase = {
+    /** The event type: what happened to the booking */
+    "type": string;
+    /** Event UUID: the webhook-id header of its deliveries, and the `after` cursor of the feed */
+    id: string;
+    /** true for a live event, false for one of test mode */
+    livemode: boolean;
+    /** When the change happened (the booking's updated_at) */
+    timestamp: string;
+};
+export type BookingCreatedFeedEvent = {
+    "type": "booking.created";
+} & EventBase & {
+    /** The event type: what happened to the booking */
+    "type": "booking.created";
+};
+export type BookingAwaitingTherapistFeedEvent = {
+    "type": "booking.awaiting_therapist";
+} & EventBase & {
+    /** The event type: what happened to the booking */
+    "type": "booking.awaiting_therapist";
+};
+export type BookingConfirmedFeedEvent = {
+    "type": "booking.confirmed";
+} & EventBase & {
+    /** The event type: what happened to the booking */
+    "type": "booking.confirmed";
+};
+export type BookingCancelledFeedEvent = {
+    "type": "booking.cancelled";
+} & EventBase & {
+    /** The event type: what happened to the booking */
+    "type": "booking.cancelled";
+};
+export type BookingCompletedFeedEvent = {
+    "type": "booking.completed";
+} & EventBase & {
+    /** The event type: what happened to the booking */
+    "type": "booking.completed";
+};
+export type BookingNoShowFeedEvent = {
+    "type": "booking.no_show";
+} & EventBase & {
+    /** The event type: what happened to the booking */
+    "type": "booking.no_show";
+};
+export type BookingRescheduledFeedEvent = {
+    "type": "booking.rescheduled";
+} & EventBase & {
+    /** The event type: what happened to the booking */
+    "type": "booking.rescheduled";
+};
+export type Event = BookingCreatedFeedEvent | BookingAwaitingTherapistFeedEvent | BookingConfirmedFeedEvent | BookingCancelledFeedEvent | BookingCompletedFeedEvent | BookingNoShowFeedEvent | BookingRescheduledFeedEvent;
+export type EventListResponse = {
+    /** Events after `after`, oldest first */
+    data: Event[];
+    /** Whether more events follow now: ask again with after = next_after */
+    has_more: boolean;
+    /** What to send as `after` next: the last event of data, or the `after` you sent when data is empty (null if none) */
+    next_after: string | null;
+};
+export type EventCursorExpiredError = {
+    /** The error, a fixed text */
+    error: "EVENT_CURSOR_EXPIRED";
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
+};
+export type EventResponse = {
+    data: Event;
+};
 /**
  * List venues
  */
@@ -768,6 +844,58 @@ export function getVariantAvailability(venueId: string, variantId: string, { dat
     });
 }
 /**
+ * List bookings
+ */
+export function listBookings({ page, pageSize, venueId, status, startFrom, startTo, updatedSince, customerId, externalId }: {
+    page?: number;
+    pageSize?: number;
+    venueId?: string;
+    status?: string;
+    startFrom?: string;
+    startTo?: string;
+    updatedSince?: string;
+    customerId?: string;
+    externalId?: string;
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: BookingListResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: AccessDeniedError;
+    } | {
+        status: 404;
+        data: VenueNotFoundError;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/bookings${QS.query(QS.explode({
+        page,
+        page_size: pageSize,
+        venue_id: venueId,
+        status,
+        start_from: startFrom,
+        start_to: startTo,
+        updated_since: updatedSince,
+        customer_id: customerId,
+        external_id: externalId
+    }))}`, {
+        ...opts
+    });
+}
+/**
  * Read one booking
  */
 export function getBooking(bookingId: string, opts?: Oazapfts.RequestOpts) {
@@ -951,4 +1079,78 @@ export function rescheduleBooking(bookingId: string, rescheduleBookingRequest: R
         method: "POST",
         body: rescheduleBookingRequest
     }));
+}
+/**
+ * List events
+ */
+export function listEvents({ after, $type, bookingId, limit }: {
+    after?: string;
+    $type?: string;
+    bookingId?: string;
+    limit?: number;
+} = {}, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: EventListResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: InsufficientScopeError;
+    } | {
+        status: 410;
+        data: EventCursorExpiredError;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/events${QS.query(QS.explode({
+        after,
+        "type": $type,
+        booking_id: bookingId,
+        limit
+    }))}`, {
+        ...opts
+    });
+}
+/**
+ * Read one event
+ */
+export function getEvent(eventId: string, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: EventResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: InsufficientScopeError;
+    } | {
+        status: 404;
+        data: EventNotFoundError;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/events/${encodeURIComponent(eventId)}`, {
+        ...opts
+    });
 }

@@ -132,6 +132,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bookings
+         * @description Every booking your key can see (your organisation; its one venue for a venue-restricted key), ordered by start_at then id, a page at a time. Reconcile after an outage with updated_since (bookings changed since then), or read the events feed (GET /v1/events) for each change in order.
+         *
+         *     Required scope: `bookings:read`.
+         */
+        get: operations["listBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bookings/{booking_id}": {
         parameters: {
             query?: never;
@@ -214,6 +236,50 @@ export interface paths {
          *     Required scope: `bookings:write`.
          */
         post: operations["rescheduleBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The events of your organisation (of your venue, for a venue-restricted key), oldest first, whether or not you have webhook endpoints: what a receiver that was down missed. Page with after = next_after until has_more is false; the order never changes, and an event that commits later always comes after the ones already listed, so a reader that pages with after sees every event exactly once. Events are kept for the retention period (30 days by default); an `after` older than that is 410 EVENT_CURSOR_EXPIRED.
+         *
+         *     Required scope: `bookings:read`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one event
+         * @description One event by its id, as the feed lists it: the webhook-id of a delivery you received, to check it.
+         *
+         *     Required scope: `bookings:read`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -525,6 +591,21 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookEventData"];
         };
+        /** @description No therapist accepted a pending booking within the venue's response time; it keeps its holds (preview): as the feed lists it */
+        BookingAwaitingTherapistFeedEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.awaiting_therapist
+             * @enum {string}
+             */
+            type: "booking.awaiting_therapist";
+        } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.awaiting_therapist";
+        });
         /** @description The booking was cancelled; see cancellation (preview) */
         BookingCancelledEvent: {
             /**
@@ -541,6 +622,21 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookEventData"];
         };
+        /** @description The booking was cancelled; see cancellation (preview): as the feed lists it */
+        BookingCancelledFeedEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.cancelled
+             * @enum {string}
+             */
+            type: "booking.cancelled";
+        } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.cancelled";
+        });
         /** @description The treatment took place (preview) */
         BookingCompletedEvent: {
             /**
@@ -557,6 +653,21 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookEventData"];
         };
+        /** @description The treatment took place (preview): as the feed lists it */
+        BookingCompletedFeedEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.completed
+             * @enum {string}
+             */
+            type: "booking.completed";
+        } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.completed";
+        });
         /** @description A therapist accepted the booking (preview) */
         BookingConfirmedEvent: {
             /**
@@ -573,6 +684,21 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookEventData"];
         };
+        /** @description A therapist accepted the booking (preview): as the feed lists it */
+        BookingConfirmedFeedEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.confirmed
+             * @enum {string}
+             */
+            type: "booking.confirmed";
+        } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.confirmed";
+        });
         /** @description A booking was created, status pending (preview) */
         BookingCreatedEvent: {
             /**
@@ -589,6 +715,21 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookEventData"];
         };
+        /** @description A booking was created, status pending (preview): as the feed lists it */
+        BookingCreatedFeedEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.created
+             * @enum {string}
+             */
+            type: "booking.created";
+        } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.created";
+        });
         /**
          * @description 403: the booking belongs to a venue your key cannot access
          * @example {
@@ -633,6 +774,21 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["WebhookEventData"];
         };
+        /** @description The guest did not come (preview): as the feed lists it */
+        BookingNoShowFeedEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.no_show
+             * @enum {string}
+             */
+            type: "booking.no_show";
+        } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.no_show";
+        });
         /**
          * @description 404: no booking your key can see has this id or external id
          * @example {
@@ -709,6 +865,21 @@ export interface components {
              */
             previous_end_at: string;
         };
+        /** @description The booking moved to another start (same id and booking_number); status pending again when its therapists could not all follow (preview): as the feed lists it */
+        BookingRescheduledFeedEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.rescheduled
+             * @enum {string}
+             */
+            type: "booking.rescheduled";
+        } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.rescheduled";
+        });
         /** @description The booking, in `data` */
         BookingResponse: {
             data: components["schemas"]["Booking"];
@@ -1017,6 +1188,89 @@ export interface components {
              */
             error: "duplicate_external_id";
         });
+        /** @description Something that happened to a booking, as its webhook body says it, with its id */
+        Event: {
+            /** @description The event type: what happened to the booking */
+            type: string;
+            /**
+             * Format: uuid
+             * @description Event UUID: the webhook-id header of its deliveries, and the `after` cursor of the feed
+             * @example 0b7e8f4a-3c2d-4e1f-9a6b-5c4d3e2f1a0b
+             */
+            id: string;
+            /**
+             * @description true for a live event, false for one of test mode
+             * @example true
+             */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the change happened (the booking's updated_at)
+             * @example 2030-05-28T14:03:12Z
+             */
+            timestamp: string;
+        };
+        /**
+         * @description 410: the `after` event is no longer kept (events are kept for the retention period): reconcile with GET /v1/bookings?updated_since, then page from a recent event
+         * @example {
+         *       "error": "EVENT_CURSOR_EXPIRED",
+         *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+         *     }
+         */
+        EventCursorExpiredError: {
+            /**
+             * @description The error, a fixed text
+             * @example EVENT_CURSOR_EXPIRED
+             * @enum {string}
+             */
+            error: "EVENT_CURSOR_EXPIRED";
+            /**
+             * @description The request id (also in the X-Request-Id header); quote it to support
+             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             */
+            request_id: string;
+        };
+        /** @description A page of the organisation's events, oldest first */
+        EventListResponse: {
+            /** @description Events after `after`, oldest first */
+            data: components["schemas"]["Event"][];
+            /**
+             * @description Whether more events follow now: ask again with after = next_after
+             * @example false
+             */
+            has_more: boolean;
+            /**
+             * Format: uuid
+             * @description What to send as `after` next: the last event of data, or the `after` you sent when data is empty (null if none)
+             * @example 0b7e8f4a-3c2d-4e1f-9a6b-5c4d3e2f1a0b
+             */
+            next_after: string | null;
+        };
+        /**
+         * @description 404: no event your key can see has this id (never was, no longer kept, or of a venue your key cannot use)
+         * @example {
+         *       "error": "Event not found",
+         *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+         *     }
+         */
+        EventNotFoundError: {
+            /**
+             * @description The error, a fixed text
+             * @example Event not found
+             * @enum {string}
+             */
+            error: "Event not found";
+        } & (Omit<WithRequired<components["schemas"]["NotFoundError"], "error">, "error"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "Event not found";
+        });
+        /** @description The event, in `data` */
+        EventResponse: {
+            data: components["schemas"]["Event"];
+        };
         /**
          * @description One bad field: its dotted path and a sentence naming it
          * @example {
@@ -1173,7 +1427,7 @@ export interface components {
         });
         /** @description 404: any body of this status; `error` tells which (the mapping names its schema) */
         NotFoundError: {
-            /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+            /** @description `Venue not found` or `Customer not found in this venue` or `Variant not found` or `Booking not found` or `BOOKING_NOT_FOUND` or `Event not found`: which of the schemas of the mapping this is */
             error: string;
             /**
              * @description The request id (also in the X-Request-Id header); quote it to support
@@ -2070,8 +2324,32 @@ export interface components {
         To: string;
         /** @description guest_count: integer from 1 to 20, default 1 */
         GuestCount: number;
+        /** @description Only this venue (UUID or slug); a venue your key cannot use is 403, an unknown one 404 */
+        VenueIdFilter: string;
+        /** @description Only bookings in these statuses: one or more of pending, awaiting_therapist, confirmed, completed, no_show, cancelled, comma-separated */
+        Status: string;
+        /** @description Only bookings starting at or after this instant */
+        StartFrom: string;
+        /** @description Only bookings starting before this instant (exclusive) */
+        StartTo: string;
+        /** @description Only bookings changed at or after this instant (updated_at): what changed since your last reconciliation */
+        UpdatedSince: string;
+        /** @description Only bookings of this customer */
+        CustomerIdFilter: string;
+        /** @description Only the bookings with this external_id */
+        ExternalId: string;
         /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
         BookingId: string;
+        /** @description Only events after this one (exclusive): the next_after of the previous page */
+        After: string;
+        /** @description Only events of these types: one or more of booking.created, booking.awaiting_therapist, booking.confirmed, booking.cancelled, booking.completed, booking.no_show, booking.rescheduled, comma-separated */
+        Type: string;
+        /** @description Only the events of this booking */
+        BookingIdFilter: string;
+        /** @description limit: integer from 1 to 100, default 50 */
+        Limit: number;
+        /** @description Event UUID (the webhook-id header of a delivery) */
+        EventId: string;
     };
     requestBodies: never;
     headers: {
@@ -2656,6 +2934,118 @@ export interface operations {
             401: components["responses"]["UnauthorizedResponse"];
             403: components["responses"]["VenueForbiddenResponse"];
             404: components["responses"]["VenueOrVariantNotFoundResponse"];
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    listBookings: {
+        parameters: {
+            query?: {
+                /** @description page: integer of at least 1, default 1 */
+                page?: components["parameters"]["Page"];
+                /** @description page_size: integer from 1 to 100, default 20 */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Only this venue (UUID or slug); a venue your key cannot use is 403, an unknown one 404 */
+                venue_id?: components["parameters"]["VenueIdFilter"];
+                /** @description Only bookings in these statuses: one or more of pending, awaiting_therapist, confirmed, completed, no_show, cancelled, comma-separated */
+                status?: components["parameters"]["Status"];
+                /** @description Only bookings starting at or after this instant */
+                start_from?: components["parameters"]["StartFrom"];
+                /** @description Only bookings starting before this instant (exclusive) */
+                start_to?: components["parameters"]["StartTo"];
+                /** @description Only bookings changed at or after this instant (updated_at): what changed since your last reconciliation */
+                updated_since?: components["parameters"]["UpdatedSince"];
+                /** @description Only bookings of this customer */
+                customer_id?: components["parameters"]["CustomerIdFilter"];
+                /** @description Only the bookings with this external_id */
+                external_id?: components["parameters"]["ExternalId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of bookings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *           "booking_number": 10042,
+                     *           "status": "pending",
+                     *           "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *           "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *           "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *           "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *           "start_at": "2030-06-04T08:00:00Z",
+                     *           "end_at": "2030-06-04T09:00:00Z",
+                     *           "guest_count": 1,
+                     *           "therapists_accepted": 0,
+                     *           "notes": "Allergic to nuts",
+                     *           "external_reference": "hotel.ROOM-412",
+                     *           "external_id": "pms-58213",
+                     *           "client_type": "hotel",
+                     *           "total_price": {
+                     *             "amount": 120,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "payment_method": "partner_billed",
+                     *           "payment_status": "paid",
+                     *           "created_at": "2030-05-28T14:03:12Z",
+                     *           "updated_at": "2030-05-28T14:03:12Z",
+                     *           "cancellation": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 20,
+                     *         "total_items": 42,
+                     *         "total_pages": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingListResponse"];
+                };
+            };
+            /** @description Bad request: `error` names the first bad field of path, query or body; `details` lists every problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "status must be a comma-separated list of pending, awaiting_therapist, confirmed, completed, no_show, cancelled",
+                     *       "details": [
+                     *         {
+                     *           "path": "status",
+                     *           "message": "status must be a comma-separated list of pending, awaiting_therapist, confirmed, completed, no_show, cancelled"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["VenueForbiddenResponse"];
+            404: components["responses"]["VenueNotFoundResponse"];
             429: components["responses"]["TooManyRequestsResponse"];
             500: components["responses"]["InternalServerErrorResponse"];
             503: components["responses"]["ServiceUnavailableResponse"];
@@ -3254,6 +3644,232 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events after this one (exclusive): the next_after of the previous page */
+                after?: components["parameters"]["After"];
+                /** @description Only events of these types: one or more of booking.created, booking.awaiting_therapist, booking.confirmed, booking.cancelled, booking.completed, booking.no_show, booking.rescheduled, comma-separated */
+                type?: components["parameters"]["Type"];
+                /** @description Only the events of this booking */
+                booking_id?: components["parameters"]["BookingIdFilter"];
+                /** @description limit: integer from 1 to 100, default 50 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organisation's events, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0b7e8f4a-3c2d-4e1f-9a6b-5c4d3e2f1a0b",
+                     *           "livemode": true,
+                     *           "type": "booking.created",
+                     *           "timestamp": "2030-05-28T14:03:12Z",
+                     *           "data": {
+                     *             "booking": {
+                     *               "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *               "booking_number": 10042,
+                     *               "status": "pending",
+                     *               "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *               "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *               "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *               "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *               "start_at": "2030-06-04T08:00:00Z",
+                     *               "end_at": "2030-06-04T09:00:00Z",
+                     *               "guest_count": 1,
+                     *               "therapists_accepted": 0,
+                     *               "notes": "Allergic to nuts",
+                     *               "external_reference": "hotel.ROOM-412",
+                     *               "external_id": "pms-58213",
+                     *               "client_type": "hotel",
+                     *               "total_price": {
+                     *                 "amount": 120,
+                     *                 "currency": "EUR"
+                     *               },
+                     *               "payment_method": "partner_billed",
+                     *               "payment_status": "paid",
+                     *               "created_at": "2030-05-28T14:03:12Z",
+                     *               "updated_at": "2030-05-28T14:03:12Z",
+                     *               "cancellation": null
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_after": "0b7e8f4a-3c2d-4e1f-9a6b-5c4d3e2f1a0b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventListResponse"];
+                };
+            };
+            /** @description Bad request: `error` names the first bad field of path, query or body; `details` lists every problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "limit must be an integer from 1 to 100",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "limit must be an integer from 1 to 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["ScopeForbiddenResponse"];
+            /** @description `EVENT_CURSOR_EXPIRED`: the `after` event is no longer kept */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCursorExpiredError"];
+                };
+            };
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Event UUID (the webhook-id header of a delivery) */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, in `data` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0b7e8f4a-3c2d-4e1f-9a6b-5c4d3e2f1a0b",
+                     *         "livemode": true,
+                     *         "type": "booking.created",
+                     *         "timestamp": "2030-05-28T14:03:12Z",
+                     *         "data": {
+                     *           "booking": {
+                     *             "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *             "booking_number": 10042,
+                     *             "status": "pending",
+                     *             "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *             "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *             "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *             "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *             "start_at": "2030-06-04T08:00:00Z",
+                     *             "end_at": "2030-06-04T09:00:00Z",
+                     *             "guest_count": 1,
+                     *             "therapists_accepted": 0,
+                     *             "notes": "Allergic to nuts",
+                     *             "external_reference": "hotel.ROOM-412",
+                     *             "external_id": "pms-58213",
+                     *             "client_type": "hotel",
+                     *             "total_price": {
+                     *               "amount": 120,
+                     *               "currency": "EUR"
+                     *             },
+                     *             "payment_method": "partner_billed",
+                     *             "payment_status": "paid",
+                     *             "created_at": "2030-05-28T14:03:12Z",
+                     *             "updated_at": "2030-05-28T14:03:12Z",
+                     *             "cancellation": null
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            /** @description Bad request: `error` names the first bad field of path, query or body; `details` lists every problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "event_id must be a UUID",
+                     *       "details": [
+                     *         {
+                     *           "path": "event_id",
+                     *           "message": "event_id must be a UUID"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            401: components["responses"]["UnauthorizedResponse"];
+            403: components["responses"]["ScopeForbiddenResponse"];
+            /** @description `Event not found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventNotFoundError"];
                 };
             };
             429: components["responses"]["TooManyRequestsResponse"];

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelBookingData, CancelBookingErrors, CancelBookingResponses, CreateBookingData, CreateBookingErrors, CreateBookingResponses, GetBookingData, GetBookingErrors, GetBookingResponses, GetVariantAvailabilityData, GetVariantAvailabilityErrors, GetVariantAvailabilityResponses, GetVenueData, GetVenueErrors, GetVenueResponses, ListCustomerBookingsData, ListCustomerBookingsErrors, ListCustomerBookingsResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListTreatmentsData, ListTreatmentsErrors, ListTreatmentsResponses, ListVenuesData, ListVenuesErrors, ListVenuesResponses, RescheduleBookingData, RescheduleBookingErrors, RescheduleBookingResponses } from './types.gen.js';
+import type { CancelBookingData, CancelBookingErrors, CancelBookingResponses, CreateBookingData, CreateBookingErrors, CreateBookingResponses, GetBookingData, GetBookingErrors, GetBookingResponses, GetEventData, GetEventErrors, GetEventResponses, GetVariantAvailabilityData, GetVariantAvailabilityErrors, GetVariantAvailabilityResponses, GetVenueData, GetVenueErrors, GetVenueResponses, ListBookingsData, ListBookingsErrors, ListBookingsResponses, ListCustomerBookingsData, ListCustomerBookingsErrors, ListCustomerBookingsResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListTreatmentsData, ListTreatmentsErrors, ListTreatmentsResponses, ListVenuesData, ListVenuesErrors, ListVenuesResponses, RescheduleBookingData, RescheduleBookingErrors, RescheduleBookingResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -97,6 +97,19 @@ export const getVariantAvailability = <ThrowOnError extends boolean = false>(opt
 });
 
 /**
+ * List bookings
+ *
+ * Every booking your key can see (your organisation; its one venue for a venue-restricted key), ordered by start_at then id, a page at a time. Reconcile after an outage with updated_since (bookings changed since then), or read the events feed (GET /v1/events) for each change in order.
+ *
+ * Required scope: `bookings:read`.
+ */
+export const listBookings = <ThrowOnError extends boolean = false>(options?: Options<ListBookingsData, ThrowOnError>) => (options?.client ?? client).get<ListBookingsResponses, ListBookingsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/bookings',
+    ...options
+});
+
+/**
  * Read one booking
  *
  * Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.
@@ -158,4 +171,30 @@ export const rescheduleBooking = <ThrowOnError extends boolean = false>(options:
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List events
+ *
+ * The events of your organisation (of your venue, for a venue-restricted key), oldest first, whether or not you have webhook endpoints: what a receiver that was down missed. Page with after = next_after until has_more is false; the order never changes, and an event that commits later always comes after the ones already listed, so a reader that pages with after sees every event exactly once. Events are kept for the retention period (30 days by default); an `after` older than that is 410 EVENT_CURSOR_EXPIRED.
+ *
+ * Required scope: `bookings:read`.
+ */
+export const listEvents = <ThrowOnError extends boolean = false>(options?: Options<ListEventsData, ThrowOnError>) => (options?.client ?? client).get<ListEventsResponses, ListEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/events',
+    ...options
+});
+
+/**
+ * Read one event
+ *
+ * One event by its id, as the feed lists it: the webhook-id of a delivery you received, to check it.
+ *
+ * Required scope: `bookings:read`.
+ */
+export const getEvent = <ThrowOnError extends boolean = false>(options: Options<GetEventData, ThrowOnError>) => (options.client ?? client).get<GetEventResponses, GetEventErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/events/{event_id}',
+    ...options
 });

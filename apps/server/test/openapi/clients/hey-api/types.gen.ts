@@ -232,6 +232,18 @@ export type BookingAwaitingTherapistEvent = {
 };
 
 /**
+ * No therapist accepted a pending booking within the venue's response time; it keeps its holds (preview): as the feed lists it
+ */
+export type BookingAwaitingTherapistFeedEvent = Omit<Event, 'type'> & {
+    type: 'booking.awaiting_therapist';
+} & {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.awaiting_therapist';
+};
+
+/**
  * The booking was cancelled; see cancellation (preview)
  */
 export type BookingCancelledEvent = {
@@ -244,6 +256,18 @@ export type BookingCancelledEvent = {
      */
     timestamp: string;
     data: WebhookEventData;
+};
+
+/**
+ * The booking was cancelled; see cancellation (preview): as the feed lists it
+ */
+export type BookingCancelledFeedEvent = Omit<Event, 'type'> & {
+    type: 'booking.cancelled';
+} & {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.cancelled';
 };
 
 /**
@@ -262,6 +286,18 @@ export type BookingCompletedEvent = {
 };
 
 /**
+ * The treatment took place (preview): as the feed lists it
+ */
+export type BookingCompletedFeedEvent = Omit<Event, 'type'> & {
+    type: 'booking.completed';
+} & {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.completed';
+};
+
+/**
  * A therapist accepted the booking (preview)
  */
 export type BookingConfirmedEvent = {
@@ -277,6 +313,18 @@ export type BookingConfirmedEvent = {
 };
 
 /**
+ * A therapist accepted the booking (preview): as the feed lists it
+ */
+export type BookingConfirmedFeedEvent = Omit<Event, 'type'> & {
+    type: 'booking.confirmed';
+} & {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.confirmed';
+};
+
+/**
  * A booking was created, status pending (preview)
  */
 export type BookingCreatedEvent = {
@@ -289,6 +337,18 @@ export type BookingCreatedEvent = {
      */
     timestamp: string;
     data: WebhookEventData;
+};
+
+/**
+ * A booking was created, status pending (preview): as the feed lists it
+ */
+export type BookingCreatedFeedEvent = Omit<Event, 'type'> & {
+    type: 'booking.created';
+} & {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.created';
 };
 
 /**
@@ -331,6 +391,18 @@ export type BookingNoShowEvent = {
      */
     timestamp: string;
     data: WebhookEventData;
+};
+
+/**
+ * The guest did not come (preview): as the feed lists it
+ */
+export type BookingNoShowFeedEvent = Omit<Event, 'type'> & {
+    type: 'booking.no_show';
+} & {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.no_show';
 };
 
 /**
@@ -389,6 +461,18 @@ export type BookingRescheduledEventData = {
      * Where it ended before the move
      */
     previous_end_at: string;
+};
+
+/**
+ * The booking moved to another start (same id and booking_number); status pending again when its therapists could not all follow (preview): as the feed lists it
+ */
+export type BookingRescheduledFeedEvent = Omit<Event, 'type'> & {
+    type: 'booking.rescheduled';
+} & {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.rescheduled';
 };
 
 /**
@@ -609,6 +693,79 @@ export type DuplicateExternalIdError = Omit<ConflictError, 'error'> & {
 };
 
 /**
+ * Something that happened to a booking, as its webhook body says it, with its id
+ */
+export type Event = {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: string;
+    /**
+     * Event UUID: the webhook-id header of its deliveries, and the `after` cursor of the feed
+     */
+    id: string;
+    /**
+     * true for a live event, false for one of test mode
+     */
+    livemode: boolean;
+    /**
+     * When the change happened (the booking's updated_at)
+     */
+    timestamp: string;
+};
+
+/**
+ * 410: the `after` event is no longer kept (events are kept for the retention period): reconcile with GET /v1/bookings?updated_since, then page from a recent event
+ */
+export type EventCursorExpiredError = {
+    /**
+     * The error, a fixed text
+     */
+    error: 'EVENT_CURSOR_EXPIRED';
+    /**
+     * The request id (also in the X-Request-Id header); quote it to support
+     */
+    request_id: string;
+};
+
+/**
+ * A page of the organisation's events, oldest first
+ */
+export type EventListResponse = {
+    /**
+     * Events after `after`, oldest first
+     */
+    data: Array<Event>;
+    /**
+     * Whether more events follow now: ask again with after = next_after
+     */
+    has_more: boolean;
+    /**
+     * What to send as `after` next: the last event of data, or the `after` you sent when data is empty (null if none)
+     */
+    next_after: string | null;
+};
+
+/**
+ * 404: no event your key can see has this id (never was, no longer kept, or of a venue your key cannot use)
+ */
+export type EventNotFoundError = Omit<NotFoundError, 'error'> & {
+    error: 'Event not found';
+} & {
+    /**
+     * The error, a fixed text
+     */
+    error: 'Event not found';
+};
+
+/**
+ * The event, in `data`
+ */
+export type EventResponse = {
+    data: Event;
+};
+
+/**
  * One bad field: its dotted path and a sentence naming it
  */
 export type FieldProblem = {
@@ -721,7 +878,7 @@ export type NoSuchBookingError = Omit<NotFoundError, 'error'> & {
  */
 export type NotFoundError = {
     /**
-     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     * `Venue not found` or `Customer not found in this venue` or `Variant not found` or `Booking not found` or `BOOKING_NOT_FOUND` or `Event not found`: which of the schemas of the mapping this is
      */
     error: string;
     /**
@@ -1344,9 +1501,69 @@ export type To = string;
 export type GuestCount = number;
 
 /**
+ * Only this venue (UUID or slug); a venue your key cannot use is 403, an unknown one 404
+ */
+export type VenueIdFilter = string;
+
+/**
+ * Only bookings in these statuses: one or more of pending, awaiting_therapist, confirmed, completed, no_show, cancelled, comma-separated
+ */
+export type Status = string;
+
+/**
+ * Only bookings starting at or after this instant
+ */
+export type StartFrom = string;
+
+/**
+ * Only bookings starting before this instant (exclusive)
+ */
+export type StartTo = string;
+
+/**
+ * Only bookings changed at or after this instant (updated_at): what changed since your last reconciliation
+ */
+export type UpdatedSince = string;
+
+/**
+ * Only bookings of this customer
+ */
+export type CustomerIdFilter = string;
+
+/**
+ * Only the bookings with this external_id
+ */
+export type ExternalId = string;
+
+/**
  * Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213)
  */
 export type BookingId = string;
+
+/**
+ * Only events after this one (exclusive): the next_after of the previous page
+ */
+export type After = string;
+
+/**
+ * Only events of these types: one or more of booking.created, booking.awaiting_therapist, booking.confirmed, booking.cancelled, booking.completed, booking.no_show, booking.rescheduled, comma-separated
+ */
+export type Type = string;
+
+/**
+ * Only the events of this booking
+ */
+export type BookingIdFilter = string;
+
+/**
+ * limit: integer from 1 to 100, default 50
+ */
+export type Limit = number;
+
+/**
+ * Event UUID (the webhook-id header of a delivery)
+ */
+export type EventId = string;
 
 export type ListVenuesData = {
     body?: never;
@@ -1719,6 +1936,92 @@ export type GetVariantAvailabilityResponses = {
 
 export type GetVariantAvailabilityResponse = GetVariantAvailabilityResponses[keyof GetVariantAvailabilityResponses];
 
+export type ListBookingsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * page: integer of at least 1, default 1
+         */
+        page?: number;
+        /**
+         * page_size: integer from 1 to 100, default 20
+         */
+        page_size?: number;
+        /**
+         * Only this venue (UUID or slug); a venue your key cannot use is 403, an unknown one 404
+         */
+        venue_id?: string;
+        /**
+         * Only bookings in these statuses: one or more of pending, awaiting_therapist, confirmed, completed, no_show, cancelled, comma-separated
+         */
+        status?: string;
+        /**
+         * Only bookings starting at or after this instant
+         */
+        start_from?: string;
+        /**
+         * Only bookings starting before this instant (exclusive)
+         */
+        start_to?: string;
+        /**
+         * Only bookings changed at or after this instant (updated_at): what changed since your last reconciliation
+         */
+        updated_since?: string;
+        /**
+         * Only bookings of this customer
+         */
+        customer_id?: string;
+        /**
+         * Only the bookings with this external_id
+         */
+        external_id?: string;
+    };
+    url: '/v1/bookings';
+};
+
+export type ListBookingsErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Insufficient scope` with `missing` (the scopes the key lacks), or `Forbidden` (a venue of another organisation, or one the key is not restricted to)
+     */
+    403: AccessDeniedError;
+    /**
+     * `Venue not found`
+     */
+    404: VenueNotFoundError;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type ListBookingsError = ListBookingsErrors[keyof ListBookingsErrors];
+
+export type ListBookingsResponses = {
+    /**
+     * One page of bookings
+     */
+    200: BookingListResponse;
+};
+
+export type ListBookingsResponse = ListBookingsResponses[keyof ListBookingsResponses];
+
 export type GetBookingData = {
     body?: never;
     path: {
@@ -2011,3 +2314,123 @@ export type RescheduleBookingResponses = {
 };
 
 export type RescheduleBookingResponse = RescheduleBookingResponses[keyof RescheduleBookingResponses];
+
+export type ListEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only events after this one (exclusive): the next_after of the previous page
+         */
+        after?: string;
+        /**
+         * Only events of these types: one or more of booking.created, booking.awaiting_therapist, booking.confirmed, booking.cancelled, booking.completed, booking.no_show, booking.rescheduled, comma-separated
+         */
+        type?: string;
+        /**
+         * Only the events of this booking
+         */
+        booking_id?: string;
+        /**
+         * limit: integer from 1 to 100, default 50
+         */
+        limit?: number;
+    };
+    url: '/v1/events';
+};
+
+export type ListEventsErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Insufficient scope` with `missing` (the scopes the key lacks)
+     */
+    403: InsufficientScopeError;
+    /**
+     * `EVENT_CURSOR_EXPIRED`: the `after` event is no longer kept
+     */
+    410: EventCursorExpiredError;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type ListEventsError = ListEventsErrors[keyof ListEventsErrors];
+
+export type ListEventsResponses = {
+    /**
+     * A page of the organisation's events, oldest first
+     */
+    200: EventListResponse;
+};
+
+export type ListEventsResponse = ListEventsResponses[keyof ListEventsResponses];
+
+export type GetEventData = {
+    body?: never;
+    path: {
+        /**
+         * Event UUID (the webhook-id header of a delivery)
+         */
+        event_id: string;
+    };
+    query?: never;
+    url: '/v1/events/{event_id}';
+};
+
+export type GetEventErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Insufficient scope` with `missing` (the scopes the key lacks)
+     */
+    403: InsufficientScopeError;
+    /**
+     * `Event not found`
+     */
+    404: EventNotFoundError;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type GetEventError = GetEventErrors[keyof GetEventErrors];
+
+export type GetEventResponses = {
+    /**
+     * The event, in `data`
+     */
+    200: EventResponse;
+};
+
+export type GetEventResponse = GetEventResponses[keyof GetEventResponses];
