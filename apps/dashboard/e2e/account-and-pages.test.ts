@@ -132,6 +132,36 @@ describe('the account, people, endpoint and booking pages', () => {
     await admin.page.getByTestId('toast').getByText(`${receiver.url} receives events again.`).waitFor();
   });
 
+  it('removes an endpoint from its own page after a confirmation that says what removal does, Cancel focused', async () => {
+    const removed = `${receiver.url}/to-remove`;
+    await nav(admin, 'Webhooks').click();
+    await admin.page.getByLabel('URL', { exact: true }).fill(removed);
+    await admin.page.getByRole('button', { name: 'Add endpoint' }).click();
+    await admin.page.getByRole('link', { name: `Endpoint ${removed}` }).click();
+    await admin.page.getByRole('heading', { name: 'Last 7 days' }).waitFor();
+    await admin.page.getByRole('button', { name: 'Remove', exact: true }).click();
+    const dialog = admin.page.getByRole('dialog', { name: 'Remove this endpoint?' });
+    await dialog
+      .getByText(`${removed} gets no more events, and its deliveries, pending and past, are deleted with it.`, {
+        exact: false,
+      })
+      .waitFor();
+    // Enter on a dialog opened by mistake cancels: the focus is on Cancel.
+    await expect.poll(() => admin.page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await admin.page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await admin.page.getByRole('heading', { name: 'Last 7 days' }).waitFor();
+    await admin.page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Remove endpoint' }).click();
+    await admin.page.getByTestId('toast').getByText(`${removed} is removed: it gets no more events.`).waitFor();
+    await admin.page.waitForURL(/\/dashboard\/webhooks$/);
+    await admin.page.getByRole('link', { name: `Endpoint ${receiver.url}`, exact: true }).waitFor();
+    expect(await admin.page.getByRole('link', { name: `Endpoint ${removed}` }).count()).toBe(0);
+    // The server's removal: the endpoint is gone from its list.
+    const list = await admin.page.request.get(new URL('/dashboard/api/webhook-endpoints', world.base).toString());
+    expect(JSON.stringify(await list.json())).not.toContain(removed);
+  });
+
   it('exports the bookings as CSV, and cancels one with its fee shown before confirming', async () => {
     await nav(admin, 'Bookings').click();
     const link = admin.page.getByRole('link', { name: 'Export these bookings as CSV' });

@@ -16,7 +16,7 @@ const run = promisify(execFile);
 export const e2eDb = process.env.E2E_DB === 'postgres' ? 'postgres' : 'pglite';
 
 export interface World {
-  /** http://127.0.0.1:PORT, the server's PUBLIC_URL: the dashboard is at `${base}/dashboard`. */
+  /** http://127.0.0.1:PORT, the server's PUBLIC_URL unless started without one: the dashboard is at `${base}/dashboard`. */
   base: string;
   /** `pnpm spa …` against the same database; its standard output. */
   spa(...args: string[]): Promise<string>;
@@ -52,7 +52,7 @@ function withDatabase(url: string, database: string): string {
  * The real server (`bin/start.mjs`, the compiled server that `pnpm start` runs) on a database of its own holding the demo organisations,
  * imported by the operator CLI. Webhooks may go to loopback receivers and are retried within seconds.
  */
-export async function startWorld(): Promise<World> {
+export async function startWorld(options: { publicUrl?: 'unset' } = {}): Promise<World> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -66,6 +66,8 @@ export async function startWorld(): Promise<World> {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_RETRY_SCHEDULE: '1,2,3',
   };
+  // Without PUBLIC_URL the dashboard's origin is each request's own scheme and Host (how a first `pnpm start` runs).
+  if (options.publicUrl === 'unset') delete env.PUBLIC_URL;
   let dataDir: string | undefined;
   let database: string | undefined;
   if (e2eDb === 'postgres') {

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../i18n/i18n.js';
 
 /** Copies a value to the clipboard and says so (to screen readers too). */
 export function CopyButton({ value, label }: { value: string; label: string }) {
+  const t = useT();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -14,10 +16,10 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   return (
     <span className="copy">
       <button type="button" onClick={() => void copy()} aria-label={label}>
-        Copy
+        {t('copy.copy')}
       </button>
       <span role="status" aria-live="polite" className="copy-state">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select the text and copy it' : ''}
+        {state === 'copied' ? t('copy.copied') : state === 'failed' ? t('copy.failed') : ''}
       </span>
     </span>
   );
@@ -39,6 +41,7 @@ export function OneTimeSecret({
   note: string;
   focus?: boolean;
 }) {
+  const t = useT();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!focus || !ref.current) return;
@@ -53,7 +56,7 @@ export function OneTimeSecret({
           {value}
         </code>
       </p>
-      <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
+      <CopyButton value={value} label={t('copy.label', { what: label })} />
       <p className="hint">{note}</p>
     </div>
   );

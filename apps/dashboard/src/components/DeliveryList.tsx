@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
+import { type Translate, useT } from '../i18n/i18n.js';
 import { formatDuration, formatLogTime } from '../lib/format.js';
 import { Badge } from './Badge.js';
 import { type Column, DataTable } from './DataTable.js';
@@ -14,12 +15,20 @@ import { useToast } from './Toasts.js';
 
 type Delivery = z.infer<typeof WebhookDelivery>;
 
-const attemptColumns = (timeZone: string): Column<Delivery['attempts'][number]>[] => [
-  { label: 'Attempt', cell: (attempt) => `${attempt.attempt}${attempt.manual ? ' (manual)' : ''}` },
-  { label: 'When', cell: (attempt) => formatLogTime(attempt.attempted_at, timeZone) },
-  { label: 'Answer', cell: (attempt) => (attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`) },
-  { label: 'Duration', cell: (attempt) => formatDuration(attempt.duration_ms) },
-  { label: 'Error', cell: (attempt) => attempt.error ?? '—' },
+/** An attempt's answer: its HTTP status, or none (a timeout, a refused connection). */
+const answer = (t: Translate, code: number | null) =>
+  code === null ? t('delivery.noAnswer') : t('delivery.http', { code });
+
+const attemptColumns = (t: Translate, timeZone: string): Column<Delivery['attempts'][number]>[] => [
+  {
+    label: t('delivery.attempt'),
+    cell: (attempt) => (attempt.manual ? t('delivery.manual', { attempt: attempt.attempt }) : attempt.attempt),
+  },
+  { label: t('common.when'), cell: (attempt) => formatLogTime(attempt.attempted_at, timeZone) },
+  { label: t('delivery.answer'), cell: (attempt) => answer(t, attempt.status_code) },
+  { label: t('delivery.duration'), cell: (attempt) => formatDuration(attempt.duration_ms) },
+  // The receiver's or the network's own words, as the server recorded them.
+  { label: t('delivery.error'), cell: (attempt) => (attempt.error ? <span lang="en">{attempt.error}</span> : '—') },
 ];
 
 /**
@@ -27,6 +36,7 @@ const attemptColumns = (timeZone: string): Column<Delivery['attempts'][number]>[
  * delivery is pending again and may leave a list filtered on its old status, card and all.
  */
 function Replay({ delivery }: { delivery: Delivery }) {
+  const t = useT();
   const queryClient = useQueryClient();
   const toast = useToast();
   const replay = useMutation({
@@ -39,9 +49,10 @@ function Replay({ delivery }: { delivery: Delivery }) {
       ),
     onSuccess: async ({ data }) => {
       toast(
-        data.deliveries === 0
-          ? `${delivery.event_type} was not queued again: ${delivery.endpoint.url} is disabled.`
-          : `${delivery.event_type} queued again for ${delivery.endpoint.url}.`,
+        t(data.deliveries === 0 ? 'delivery.notReplayed' : 'delivery.replayed', {
+          type: delivery.event_type,
+          url: delivery.endpoint.url,
+        }),
       );
       await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
       await queryClient.invalidateQueries({ queryKey: ['booking'] });
@@ -50,7 +61,7 @@ function Replay({ delivery }: { delivery: Delivery }) {
   return (
     <>
       <button type="button" onClick={() => replay.mutate()} disabled={replay.isPending}>
-        {replay.isPending ? 'Replaying…' : 'Replay to this endpoint'}
+        {replay.isPending ? t('delivery.replaying') : t('delivery.replay')}
       </button>
       {replay.isError && <ErrorNotice error={replay.error} />}
     </>
@@ -59,6 +70,7 @@ function Replay({ delivery }: { delivery: Delivery }) {
 
 /** The body sent and each attempt's answer (its first 4 kB), read when asked for. */
 function DeliveryDetail({ delivery }: { delivery: Delivery }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const detail = useQuery({
     enabled: open,
@@ -73,22 +85,27 @@ function DeliveryDetail({ delivery }: { delivery: Delivery }) {
   return (
     <div className="delivery-detail">
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Hide the request and answers' : 'Show the request and answers'}
+        {open ? t('delivery.hide') : t('delivery.show')}
       </button>
       {open && (
-        <QueryView query={detail} what="the delivery">
+        <QueryView query={detail} what={t('delivery.what')}>
           {({ data }) => (
             <>
-              <h4>Request body</h4>
+              <h4>{t('delivery.requestBody')}</h4>
               <pre>{pretty(data.request_body)}</pre>
               {data.attempts.map((attempt) => (
                 <div key={attempt.attempt}>
                   <h4>
-                    Answer to attempt {attempt.attempt}
-                    {attempt.manual ? ' (manual)' : ''}:{' '}
-                    {attempt.status_code === null ? 'none' : `HTTP ${attempt.status_code}`}
+                    {t(attempt.manual ? 'delivery.answerToManual' : 'delivery.answerTo', {
+                      attempt: attempt.attempt,
+                      answer: answer(t, attempt.status_code),
+                    })}
                   </h4>
-                  {attempt.response_body ? <pre>{attempt.response_body}</pre> : <p className="muted">No body.</p>}
+                  {attempt.response_body ? (
+                    <pre>{attempt.response_body}</pre>
+                  ) : (
+                    <p className="muted">{t('delivery.noBody')}</p>
+                  )}
                 </div>
               ))}
             </>
@@ -117,29 +134,31 @@ export function DeliveryList({
   timeZone: string;
   canReplay: boolean;
 }) {
-  if (deliveries.length === 0) return <Empty>No deliveries.</Empty>;
+  const t = useT();
+  if (deliveries.length === 0) return <Empty>{t('delivery.none')}</Empty>;
   return (
     <ul className="plain deliveries">
       {deliveries.map((delivery) => (
         <li key={`${delivery.event_id}-${delivery.endpoint.id}`} className="card delivery">
           <div className="delivery-head">
-            <Badge value={delivery.status} /> <strong>{delivery.event_type}</strong> <span className="muted">to</span>{' '}
-            <code>{delivery.endpoint.url}</code>
+            <Badge value={delivery.status} /> <strong translate="no">{delivery.event_type}</strong>{' '}
+            <span className="muted">{t('delivery.to')}</span> <code>{delivery.endpoint.url}</code>
           </div>
           <p className="muted">
-            Event <code>{delivery.event_id}</code> · {formatLogTime(delivery.created_at, timeZone)}
+            {t('delivery.event')} <code>{delivery.event_id}</code> · {formatLogTime(delivery.created_at, timeZone)}
             {delivery.booking_id && (
               <>
                 {' · '}
-                <Link href={`/bookings/${delivery.booking_id}`}>booking</Link>
+                <Link href={`/bookings/${delivery.booking_id}`}>{t('delivery.booking')}</Link>
               </>
             )}
-            {delivery.next_attempt_at && ` · next attempt ${formatLogTime(delivery.next_attempt_at, timeZone)}`}
+            {delivery.next_attempt_at &&
+              ` · ${t('delivery.next', { when: formatLogTime(delivery.next_attempt_at, timeZone) })}`}
           </p>
           {delivery.attempts.length > 0 && (
             <DataTable
-              caption={`Attempts of event ${delivery.event_id}`}
-              columns={attemptColumns(timeZone)}
+              caption={t('delivery.attempts', { id: delivery.event_id })}
+              columns={attemptColumns(t, timeZone)}
               rows={delivery.attempts}
               rowKey={(attempt) => attempt.attempt}
             />

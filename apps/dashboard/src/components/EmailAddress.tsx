@@ -7,11 +7,12 @@
  */
 export function EmailAddress({ address }: { address: string }) {
   const at = address.lastIndexOf('@');
-  if (at <= 0) return address;
+  if (at <= 0) return <span translate="no">{address}</span>;
+  // An address is a name: translate="no" keeps translation tools (and the French pages' check) off its words.
   return (
-    <>
+    <span translate="no">
       {address.slice(0, at)}
       <span className="email-domain">{address.slice(at)}</span>
-    </>
+    </span>
   );
 }

@@ -5,16 +5,21 @@ import { useT } from '../i18n/i18n.js';
 export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
   const t = useT();
   const apiError = error instanceof ApiError ? error : undefined;
-  const message = apiError?.message ?? (error instanceof Error ? error.message : 'Something went wrong.');
+  const message = apiError?.message ?? (error instanceof Error ? error.message : t('common.somethingWrong'));
   return (
     <div className="notice notice-error" role="alert">
       {title && <p className="notice-title">{title}</p>}
-      <p>{apiError?.status === 0 ? t('common.unreachable') : message}</p>
-      {apiError?.hint && <p>{apiError.hint}</p>}
+      {/* The server's sentences are English (a translated one carries a code the page reads instead). */}
+      <p lang={apiError && apiError.status !== 0 ? 'en' : undefined}>
+        {apiError?.status === 0 ? t('common.unreachable') : message}
+      </p>
+      {apiError?.hint && <p lang="en">{apiError.hint}</p>}
       {apiError && apiError.details.length > 1 && (
         <ul>
           {apiError.details.map((detail) => (
-            <li key={detail.path}>{detail.message}</li>
+            <li key={detail.path} lang="en">
+              {detail.message}
+            </li>
           ))}
         </ul>
       )}

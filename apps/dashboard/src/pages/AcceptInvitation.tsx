@@ -7,10 +7,12 @@ import { ApiError, ok } from '../api/result.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { QueryView } from '../components/States.js';
+import { rich, useT } from '../i18n/i18n.js';
 import { formatDateTime, localTimeZone } from '../lib/format.js';
 import { PublicFrame } from './PublicFrame.js';
 
 export function AcceptInvitationPage() {
+  const t = useT();
   const { token } = useParams<{ token: string }>();
   const [, navigate] = useLocation();
   const [password, setPassword] = useState('');
@@ -30,28 +32,31 @@ export function AcceptInvitationPage() {
     if (!mismatch) accept.mutate();
   };
   return (
-    <PublicFrame title="Accept your invitation">
+    <PublicFrame title={t('invitation.title')}>
       {invitation.error instanceof ApiError && invitation.error.status === 404 ? (
         <>
-          <p>This invitation link no longer works: it was used already, revoked, or is more than 72 hours old.</p>
+          <p>{t('invitation.dead')}</p>
           <p>
-            If you have set your password with it, <Link href="/sign-in">sign in</Link>. Otherwise ask the person who
-            invited you for a new invitation.
+            {rich(t('invitation.deadSignIn'), {
+              signIn: <Link href="/sign-in">{t('invitation.signIn')}</Link>,
+            })}
           </p>
         </>
       ) : (
-        <QueryView query={invitation} what="the invitation">
+        <QueryView query={invitation} what={t('invitation.what')}>
           {({ data }) => (
             <>
               <p>
-                You are invited to <strong>{data.organisation.name}</strong> as <strong>{data.role}</strong>, with the
-                email <strong>{data.email}</strong>. Choose a password to finish. The invitation is valid until{' '}
-                {formatDateTime(data.expires_at, localTimeZone)}.
+                {rich(t('invitation.body', { until: formatDateTime(data.expires_at, localTimeZone) }), {
+                  org: <strong>{data.organisation.name}</strong>,
+                  role: <strong>{t(`layout.role.${data.role}`)}</strong>,
+                  email: <strong>{data.email}</strong>,
+                })}
               </p>
               <form className="form" onSubmit={submit}>
                 <input type="email" hidden readOnly autoComplete="username" value={data.email} />
                 <PasswordField
-                  label="New password"
+                  label={t('invitation.new')}
                   autoComplete="new-password"
                   minLength={PASSWORD_LENGTH.min}
                   maxLength={PASSWORD_LENGTH.max}
@@ -60,10 +65,10 @@ export function AcceptInvitationPage() {
                   aria-describedby="password-rule"
                 />
                 <p id="password-rule" className="hint">
-                  {PASSWORD_LENGTH.min} to {PASSWORD_LENGTH.max} characters. A few unrelated words make a strong one.
+                  {t('invitation.rule', { min: PASSWORD_LENGTH.min, max: PASSWORD_LENGTH.max })}
                 </p>
                 <PasswordField
-                  label="Repeat the password"
+                  label={t('invitation.repeat')}
                   autoComplete="new-password"
                   value={repeat}
                   onChange={setRepeat}
@@ -71,12 +76,12 @@ export function AcceptInvitationPage() {
                 />
                 {mismatch && (
                   <p className="field-error" role="alert">
-                    The two passwords differ.
+                    {t('invitation.differ')}
                   </p>
                 )}
                 {accept.isError && <ErrorNotice error={accept.error} />}
                 <button type="submit" className="primary" disabled={accept.isPending || mismatch}>
-                  {accept.isPending ? 'Saving…' : 'Set password'}
+                  {accept.isPending ? t('common.saving') : t('invitation.set')}
                 </button>
               </form>
             </>

@@ -9,12 +9,14 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { useRecentSignIn } from '../components/PasswordConfirm.js';
 import { Empty, QueryView } from '../components/States.js';
+import { rich, useT } from '../i18n/i18n.js';
 import { formatDateTime, localTimeZone } from '../lib/format.js';
 
 const KEY = ['key'] as const;
 
 function KeyPanel() {
   const me = useMe();
+  const t = useT();
   const queryClient = useQueryClient();
   const key = useQuery({ queryKey: KEY, queryFn: () => ok(api.key.get()) });
   const { withRecentSignIn, dialog, isAsking } = useRecentSignIn();
@@ -36,26 +38,32 @@ function KeyPanel() {
   return (
     <>
       <p>
-        Your systems call the Partner Booking API with this key (<code>Authorization: Bearer …</code>). It covers every
-        venue of {me.organisation.name}.
+        {rich(t('key.intro', { org: me.organisation.name }), {
+          api: <span translate="no">Partner Booking API</span>,
+          header: <code>Authorization: Bearer …</code>,
+        })}
       </p>
-      <QueryView query={key} what="the API key">
+      <QueryView query={key} what={t('key.what')}>
         {({ data }) =>
           data === null ? (
-            <Empty>There is no active key. Regenerate to make one.</Empty>
+            <Empty>{t('key.none')}</Empty>
           ) : (
             <dl className="facts">
-              <dt>Key id</dt>
+              <dt>{t('key.id')}</dt>
               <dd>
                 <code>{data.id}</code>
               </dd>
-              <dt>Scopes</dt>
-              <dd>{data.scopes.join(', ')}</dd>
-              <dt>Venues</dt>
-              <dd>Every venue of the organisation</dd>
-              <dt>Rate limit</dt>
-              <dd>{data.rate_limit_per_min === null ? 'Server default' : `${data.rate_limit_per_min} per minute`}</dd>
-              <dt>Created</dt>
+              <dt>{t('key.scopes')}</dt>
+              <dd translate="no">{data.scopes.join(', ')}</dd>
+              <dt>{t('common.venues')}</dt>
+              <dd>{t('key.venues')}</dd>
+              <dt>{t('key.rateLimit')}</dt>
+              <dd>
+                {data.rate_limit_per_min === null
+                  ? t('key.defaultRate')
+                  : t('key.perMinute', { count: data.rate_limit_per_min })}
+              </dd>
+              <dt>{t('common.created')}</dt>
               <dd>{formatDateTime(data.created_at, localTimeZone)}</dd>
             </dl>
           )
@@ -63,13 +71,9 @@ function KeyPanel() {
       </QueryView>
       {shown && (
         <OneTimeSecret
-          label={shown.fresh ? 'New API key' : 'API key'}
+          label={shown.fresh ? t('key.newKey') : t('key.key')}
           value={shown.value}
-          note={
-            shown.fresh
-              ? 'This is the only time the new key is shown here without confirming your password again. The old key no longer works.'
-              : 'Keep it secret: anyone with it can book for your organisation.'
-          }
+          note={shown.fresh ? t('key.freshNote') : t('key.keepSecret')}
         />
       )}
       {[reveal.error, regenerate.error]
@@ -80,17 +84,17 @@ function KeyPanel() {
       <div className="actions">
         {key.data?.data && !shown && (
           <button type="button" className="primary" onClick={() => withRecentSignIn(() => reveal.mutateAsync())}>
-            Reveal key
+            {t('key.reveal')}
           </button>
         )}
         <button type="button" className="danger" onClick={() => setConfirming(true)}>
-          Regenerate key
+          {t('key.regenerate')}
         </button>
       </div>
       <ConfirmDialog
         open={confirming}
-        title="Regenerate the API key?"
-        confirmLabel="Regenerate now"
+        title={t('key.regenerateTitle')}
+        confirmLabel={t('key.regenerateNow')}
         busy={regenerate.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
@@ -99,8 +103,8 @@ function KeyPanel() {
         }}
       >
         <p>
-          The current key <strong>stops working at once</strong>: every request made with it is refused with 401 from
-          this moment. Update your systems with the new key right after.
+          <strong>{t('key.regenerateStops')}</strong>
+          {t('key.regenerateBody')}
         </p>
       </ConfirmDialog>
       {dialog}
@@ -109,8 +113,9 @@ function KeyPanel() {
 }
 
 export function ApiKeyPage() {
+  const t = useT();
   return (
-    <Layout title="API key">
+    <Layout title={t('key.title')}>
       <AdminOnly>
         <KeyPanel />
       </AdminOnly>

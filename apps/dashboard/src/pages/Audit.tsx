@@ -8,49 +8,67 @@ import { type Column, DataTable } from '../components/DataTable.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
 import { Empty, QueryView } from '../components/States.js';
+import type { MessageKey } from '../i18n/en.js';
+import { type Translate, useT } from '../i18n/i18n.js';
 import { formatLogTime, localTimeZone } from '../lib/format.js';
 
-/** "webhook_endpoint.secret_rotated" reads as "webhook endpoint: secret rotated". */
-function actionLabel(action: string): string {
-  const [subject = action, verb = ''] = action.split('.');
-  return `${subject.replace(/_/g, ' ')}: ${verb.replace(/_/g, ' ')}`;
+/**
+ * An action in the reader's language ("webhook_endpoint.secret_rotated": "signing secret rotated"); one this page
+ * does not know yet reads from its code ("webhook endpoint: secret rotated").
+ */
+function word(t: Translate, prefix: string, code: string): string {
+  const key = `${prefix}.${code}` as MessageKey;
+  const text = t(key);
+  if (text !== key) return text;
+  const [subject = code, verb = ''] = code.split('.');
+  return verb ? `${subject.replace(/_/g, ' ')}: ${verb.replace(/_/g, ' ')}` : subject.replace(/_/g, ' ');
 }
 
-const AUDIT_COLUMNS: Column<z.infer<typeof AuditEvent>>[] = [
-  { label: 'When', cell: (event) => formatLogTime(event.created_at, localTimeZone) },
+const auditColumns = (t: Translate): Column<z.infer<typeof AuditEvent>>[] => [
+  { label: t('common.when'), cell: (event) => formatLogTime(event.created_at, localTimeZone) },
   {
-    label: 'Who',
+    label: t('audit.who'),
     cell: (event) =>
       event.actor.type === 'person'
         ? event.actor.email
         : event.actor.type === 'api_key'
-          ? `API key ${event.actor.key_id}`
-          : 'operator (CLI)',
+          ? t('audit.apiKey', { id: event.actor.key_id })
+          : t('common.operator'),
   },
-  { label: 'What', cell: (event) => <span data-action={event.action}>{actionLabel(event.action)}</span> },
   {
-    label: 'Target',
+    label: t('audit.whatColumn'),
+    cell: (event) => <span data-action={event.action}>{word(t, 'audit.action', event.action)}</span>,
+  },
+  {
+    label: t('audit.target'),
+    // What it was called at the time (an email, a URL, #number) where known, its id otherwise.
     cell: (event) =>
       event.target ? (
         <>
-          {event.target.type.replace(/_/g, ' ')} <code>{event.target.id}</code>
+          {word(t, 'audit.targetType', event.target.type)}{' '}
+          {event.target.label ? <span translate="no">{event.target.label}</span> : <code>{event.target.id}</code>}
         </>
       ) : (
         '—'
       ),
   },
   {
-    label: 'From',
+    label: t('audit.from'),
     cell: (event) => (
       <>
         {event.ip ?? '—'}
-        {event.user_agent && <div className="muted ua">{event.user_agent}</div>}
+        {event.user_agent && (
+          <div className="muted ua" translate="no">
+            {event.user_agent}
+          </div>
+        )}
       </>
     ),
   },
 ];
 
 function AuditPanel() {
+  const t = useT();
   const [page, setPage] = useState(1);
   const events = useQuery({
     queryKey: ['audit-events', page],
@@ -58,15 +76,15 @@ function AuditPanel() {
     placeholderData: keepPreviousData,
   });
   return (
-    <QueryView query={events} what="the audit log">
+    <QueryView query={events} what={t('audit.what')}>
       {({ data, pagination }) =>
         data.length === 0 ? (
-          <Empty>Nothing recorded yet.</Empty>
+          <Empty>{t('audit.nothing')}</Empty>
         ) : (
           <>
             <DataTable
-              caption="Audit log, newest first"
-              columns={AUDIT_COLUMNS}
+              caption={t('audit.caption')}
+              columns={auditColumns(t)}
               rows={data}
               rowKey={(event) => event.id}
             />
@@ -79,8 +97,9 @@ function AuditPanel() {
 }
 
 export function AuditPage() {
+  const t = useT();
   return (
-    <Layout title="Audit log">
+    <Layout title={t('audit.title')}>
       <AdminOnly>
         <AuditPanel />
       </AdminOnly>

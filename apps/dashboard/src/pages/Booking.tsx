@@ -14,6 +14,8 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { useToast } from '../components/Toasts.js';
 import { Layout } from '../components/Layout.js';
 import { Empty, QueryView } from '../components/States.js';
+import type { MessageKey } from '../i18n/en.js';
+import { useT } from '../i18n/i18n.js';
 import { formatDateTime, formatLanguage, formatLogTime, formatMoney, formatTimeRange } from '../lib/format.js';
 
 type Detail = z.infer<typeof BookingDetail>;
@@ -23,6 +25,7 @@ type Detail = z.infer<typeof BookingDetail>;
  * computes it again at the moment of cancelling: a tier may change while the dialog is open).
  */
 function CancelBooking({ booking }: { booking: Detail }) {
+  const t = useT();
   const queryClient = useQueryClient();
   const toast = useToast();
   const [open, setOpen] = useState(false);
@@ -35,7 +38,12 @@ function CancelBooking({ booking }: { booking: Detail }) {
     onSuccess: async (next) => {
       setOpen(false);
       queryClient.setQueryData(['booking', booking.id], next);
-      toast(`Booking #${booking.booking_number} cancelled; fee ${formatMoney(next.data.cancellation!.fee)}.`);
+      toast(
+        t('booking.toastCancelled', {
+          number: booking.booking_number,
+          fee: formatMoney(next.data.cancellation!.fee),
+        }),
+      );
       await queryClient.invalidateQueries({ queryKey: ['bookings'] });
     },
   });
@@ -43,16 +51,19 @@ function CancelBooking({ booking }: { booking: Detail }) {
   return (
     <>
       <p>
-        Cancelling now costs {formatMoney(quote.partner.fee)} when the partner cancels,{' '}
-        {formatMoney(quote.customer.fee)} when the guest does.
+        {t('booking.quote', { partner: formatMoney(quote.partner.fee), customer: formatMoney(quote.customer.fee) })}
       </p>
       <div className="actions">
         <button type="button" className="danger" onClick={() => setOpen(true)}>
-          Cancel booking #{booking.booking_number}
+          {t('booking.cancel', { number: booking.booking_number })}
         </button>
       </div>
       {cancel.isError && <ErrorNotice error={cancel.error} />}
-      <Dialog open={open} title={`Cancel booking #${booking.booking_number}?`} onClose={() => setOpen(false)}>
+      <Dialog
+        open={open}
+        title={t('booking.cancelConfirm', { number: booking.booking_number })}
+        onClose={() => setOpen(false)}
+      >
         <form
           className="form"
           onSubmit={(event) => {
@@ -61,30 +72,31 @@ function CancelBooking({ booking }: { booking: Detail }) {
           }}
         >
           <label>
-            Who cancels
+            {t('booking.whoCancels')}
             <select
               value={cancelledBy}
               onChange={(event) => setCancelledBy(event.target.value as 'partner' | 'customer')}
               data-autofocus
             >
-              <option value="partner">The partner (you)</option>
-              <option value="customer">The guest</option>
+              <option value="partner">{t('booking.whoPartner')}</option>
+              <option value="customer">{t('booking.whoCustomer')}</option>
             </select>
           </label>
           <p>
-            Fee: <strong>{formatMoney(chosen.fee)}</strong> ({chosen.fee_percent}%). {chosen.policy}
+            {t('booking.feeLine', { fee: formatMoney(chosen.fee), percent: chosen.fee_percent })}{' '}
+            <span lang="en">{chosen.policy}</span>
           </p>
           <label>
-            Reason
+            {t('booking.reason')}
             <input value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={500} />
           </label>
-          <p>The room and the therapist are released at once and the partner is told by webhook.</p>
+          <p>{t('booking.released')}</p>
           <div className="actions">
             <button type="submit" className="danger" disabled={cancel.isPending}>
-              {cancel.isPending ? 'Cancelling…' : `Cancel for ${formatMoney(chosen.fee)}`}
+              {cancel.isPending ? t('booking.cancelling') : t('booking.cancelFor', { fee: formatMoney(chosen.fee) })}
             </button>
             <button type="button" onClick={() => setOpen(false)}>
-              Keep the booking
+              {t('booking.keep')}
             </button>
           </div>
         </form>
@@ -96,14 +108,25 @@ function CancelBooking({ booking }: { booking: Detail }) {
 export function BookingPage() {
   const { id } = useParams<{ id: string }>();
   const me = useMe();
+  const t = useT();
   const booking = useQuery({ queryKey: ['booking', id], queryFn: () => ok(api.bookings.get({ params: { id } })) });
-  const title = booking.data ? `Booking #${booking.data.data.booking_number}` : 'Booking';
+  // Open enums: a value this page does not know yet is shown as the server sends it.
+  const word = (prefix: string, value: string) => {
+    const key = `${prefix}.${value}` as MessageKey;
+    const text = t(key);
+    return text === key ? value.replace(/_/g, ' ') : text;
+  };
+  const paymentWord = (value: string) => word('booking.payment', value);
+  const byWord = (value: string) => word('booking.by', value);
+  const title = booking.data
+    ? t('booking.titleNumber', { number: booking.data.data.booking_number })
+    : t('booking.title');
   return (
     <Layout title={title}>
       <p>
-        <Link href="/bookings">All bookings</Link>
+        <Link href="/bookings">{t('booking.all')}</Link>
       </p>
-      <QueryView query={booking} what="the booking">
+      <QueryView query={booking} what={t('booking.what')}>
         {({ data: b }) => {
           const zone = b.venue.timezone;
           return (
@@ -113,70 +136,77 @@ export function BookingPage() {
                   {b.treatment.name} · {b.variant.name} <Badge value={b.status} />
                 </h2>
                 <dl className="facts">
-                  <dt>When</dt>
+                  <dt>{t('common.when')}</dt>
                   <dd>
                     {formatTimeRange(b.start_at, b.end_at, zone)}, {b.variant.duration_minutes} min
                   </dd>
-                  <dt>Venue</dt>
+                  <dt>{t('common.venue')}</dt>
                   <dd>{b.venue.name}</dd>
-                  <dt>Therapist</dt>
-                  <dd>{b.therapist ? `${b.therapist.first_name} ${b.therapist.last_name}` : 'Not yet accepted'}</dd>
-                  <dt>Price</dt>
+                  <dt>{t('booking.therapist')}</dt>
                   <dd>
-                    {formatMoney(b.total_price)} ({b.payment_method.replace('_', ' ')}, {b.payment_status})
+                    {b.therapist ? `${b.therapist.first_name} ${b.therapist.last_name}` : t('booking.notAccepted')}
                   </dd>
-                  <dt>External id</dt>
+                  <dt>{t('booking.price')}</dt>
+                  <dd>
+                    {formatMoney(b.total_price)} ({paymentWord(b.payment_method)}, {paymentWord(b.payment_status)})
+                  </dd>
+                  <dt>{t('booking.externalId')}</dt>
                   <dd>{b.external_id ?? '—'}</dd>
-                  <dt>External reference</dt>
+                  <dt>{t('booking.externalReference')}</dt>
                   <dd>{b.external_reference ?? '—'}</dd>
-                  <dt>Guest's language</dt>
+                  <dt>{t('booking.language')}</dt>
                   <dd>{formatLanguage(b.customer.language)}</dd>
-                  <dt>Notes</dt>
+                  <dt>{t('booking.notes')}</dt>
                   <dd>{b.notes ?? '—'}</dd>
-                  <dt>Created</dt>
+                  <dt>{t('common.created')}</dt>
                   <dd>{formatDateTime(b.created_at, zone)}</dd>
                 </dl>
                 <DeskActions booking={b} />
               </section>
               <section className="card" aria-labelledby="booking-guests">
-                <h2 id="booking-guests">Guests</h2>
+                <h2 id="booking-guests">{t('booking.guests')}</h2>
                 <p>
-                  {b.guest_count} guest{b.guest_count === 1 ? '' : 's'}, booked by {b.customer.first_name}{' '}
-                  {b.customer.last_name} (<a href={`mailto:${b.customer.email}`}>{b.customer.email}</a>
+                  {t.plural('booking.bookedBy', b.guest_count, {
+                    customer: `${b.customer.first_name} ${b.customer.last_name}`,
+                  })}{' '}
+                  (<a href={`mailto:${b.customer.email}`}>{b.customer.email}</a>
                   {b.customer.phone && `, ${b.customer.phone}`})
                 </p>
               </section>
               <section className="card" aria-labelledby="booking-cancellation">
-                <h2 id="booking-cancellation">Cancellation</h2>
+                <h2 id="booking-cancellation">{t('booking.cancellation')}</h2>
                 {b.cancellation ? (
                   <dl className="facts">
-                    <dt>Cancelled</dt>
+                    <dt>{t('booking.cancelled')}</dt>
                     <dd>
-                      {formatDateTime(b.cancellation.cancelled_at, zone)} by {b.cancellation.cancelled_by}
+                      {t('booking.cancelledAt', {
+                        when: formatDateTime(b.cancellation.cancelled_at, zone),
+                        who: byWord(b.cancellation.cancelled_by),
+                      })}
                     </dd>
-                    <dt>Reason</dt>
+                    <dt>{t('booking.reason')}</dt>
                     <dd>{b.cancellation.reason}</dd>
-                    <dt>Fee</dt>
+                    <dt>{t('booking.fee')}</dt>
                     <dd>{formatMoney(b.cancellation.fee)}</dd>
-                    <dt>Policy</dt>
-                    <dd>{b.cancellation.policy}</dd>
+                    <dt>{t('booking.policy')}</dt>
+                    <dd lang="en">{b.cancellation.policy}</dd>
                   </dl>
                 ) : (
                   <>
-                    <p>Not cancelled.</p>
+                    <p>{t('booking.notCancelled')}</p>
                     {me.role === 'admin' && b.cancellation_quote && <CancelBooking booking={b} />}
                   </>
                 )}
               </section>
               <section className="card" aria-labelledby="booking-timeline">
-                <h2 id="booking-timeline">Timeline</h2>
+                <h2 id="booking-timeline">{t('booking.timeline')}</h2>
                 {b.events.length === 0 ? (
-                  <Empty>No events yet.</Empty>
+                  <Empty>{t('booking.noEvents')}</Empty>
                 ) : (
                   <ol className="timeline">
                     {b.events.map((event) => (
                       <li key={event.id}>
-                        <strong>{event.type}</strong>{' '}
+                        <strong translate="no">{event.type}</strong>{' '}
                         <span className="muted">{formatLogTime(event.created_at, zone)}</span>
                       </li>
                     ))}
@@ -184,7 +214,7 @@ export function BookingPage() {
                 )}
               </section>
               <section className="card" aria-labelledby="booking-deliveries">
-                <h2 id="booking-deliveries">Webhook deliveries</h2>
+                <h2 id="booking-deliveries">{t('booking.deliveries')}</h2>
                 <DeliveryList deliveries={b.deliveries} timeZone={zone} canReplay={me.role === 'admin'} />
               </section>
             </>

@@ -13,17 +13,12 @@ import { EmailAddress } from '../components/EmailAddress.js';
 import { Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
 import { Empty, QueryView } from '../components/States.js';
+import type { MessageKey } from '../i18n/en.js';
+import { type Translate, useT } from '../i18n/i18n.js';
 import { formatDateTime, formatMoney } from '../lib/format.js';
 import { pageParam, pickOption } from '../lib/params.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-const SORTS = [
-  ['upcoming', 'Upcoming first'],
-  ['start', 'Start, earliest first'],
-  ['-start', 'Start, latest first'],
-  ['-created', 'Newest bookings first'],
-] as const;
 
 /** The export of what the filters match (every page), as the server writes it: a plain link, the browser saves it. */
 function exportHref(query: Record<string, string | undefined>): string {
@@ -32,11 +27,14 @@ function exportHref(query: Record<string, string | undefined>): string {
   return `/dashboard/api/exports/bookings${params.size ? `?${params.toString()}` : ''}`;
 }
 
-const BOOKING_COLUMNS: Column<z.infer<typeof BookingRow>>[] = [
-  { label: 'Number', cell: (booking) => <Link href={`/bookings/${booking.id}`}>#{booking.booking_number}</Link> },
-  { label: 'Start', cell: (booking) => formatDateTime(booking.start_at, booking.venue.timezone) },
+const bookingColumns = (t: Translate): Column<z.infer<typeof BookingRow>>[] => [
   {
-    label: 'Customer',
+    label: t('bookings.number'),
+    cell: (booking) => <Link href={`/bookings/${booking.id}`}>#{booking.booking_number}</Link>,
+  },
+  { label: t('bookings.start'), cell: (booking) => formatDateTime(booking.start_at, booking.venue.timezone) },
+  {
+    label: t('bookings.customer'),
     cell: (booking) => (
       <>
         {booking.customer.first_name} {booking.customer.last_name}
@@ -48,21 +46,22 @@ const BOOKING_COLUMNS: Column<z.infer<typeof BookingRow>>[] = [
     ),
   },
   {
-    label: 'Treatment',
+    label: t('bookings.treatment'),
     cell: (booking) => (
       <>
         {booking.treatment.name} · {booking.variant.name}
-        {booking.guest_count > 1 && ` · ${booking.guest_count} guests`}
+        {booking.guest_count > 1 && ` · ${t.plural('bookings.guests', booking.guest_count)}`}
       </>
     ),
   },
-  { label: 'Venue', cell: (booking) => booking.venue.name },
-  { label: 'Status', cell: (booking) => <Badge value={booking.status} /> },
-  { label: 'Price', className: 'num', cell: (booking) => formatMoney(booking.total_price) },
+  { label: t('common.venue'), cell: (booking) => booking.venue.name },
+  { label: t('common.status'), cell: (booking) => <Badge value={booking.status} /> },
+  { label: t('bookings.price'), className: 'num', cell: (booking) => formatMoney(booking.total_price) },
 ];
 
 export function BookingsPage() {
   const me = useMe();
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const query = {
     venue: params.get('venue') || undefined,
@@ -94,12 +93,12 @@ export function BookingsPage() {
     set({ q: search.trim() || undefined });
   };
   return (
-    <Layout title="Bookings">
-      <form className="filters" aria-label="Filter bookings" onSubmit={submitSearch}>
+    <Layout title={t('bookings.title')}>
+      <form className="filters" aria-label={t('bookings.filters')} onSubmit={submitSearch}>
         <label>
-          Venue
+          {t('common.venue')}
           <select value={query.venue ?? ''} onChange={(event) => set({ venue: event.target.value })}>
-            <option value="">Every venue</option>
+            <option value="">{t('common.everyVenue')}</option>
             {me.venues.map((venue) => (
               <option key={venue.id} value={venue.id}>
                 {venue.name}
@@ -108,57 +107,62 @@ export function BookingsPage() {
           </select>
         </label>
         <label>
-          Status
+          {t('common.status')}
           <select value={query.status ?? ''} onChange={(event) => set({ status: event.target.value })}>
-            <option value="">Any status</option>
+            <option value="">{t('common.anyStatus')}</option>
             {BookingStatus.options.map((status) => (
               <option key={status} value={status}>
-                {status.replace(/_/g, ' ')}
+                {t(`status.${status}`)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          From
+          {t('bookings.from')}
           <input type="date" value={query.from ?? ''} onChange={(event) => set({ from: event.target.value })} />
         </label>
         <label>
-          To
+          {t('bookings.to')}
           <input type="date" value={query.to ?? ''} onChange={(event) => set({ to: event.target.value })} />
         </label>
         <label>
-          Order
+          {t('bookings.order')}
           <select value={query.sort ?? 'upcoming'} onChange={(event) => set({ sort: event.target.value })}>
-            {SORTS.map(([value, label]) => (
+            {BookingSort.options.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {t(`bookings.sort.${value}` as MessageKey)}
               </option>
             ))}
           </select>
         </label>
         <label className="grow">
-          Search
+          {t('common.search')}
           <input
             type="search"
-            placeholder="Customer name, email or external id"
+            placeholder={t('bookings.searchPlaceholder')}
             value={search}
             onChange={(event) => setSearch(event.target.value)}
           />
         </label>
-        <button type="submit">Search</button>
+        <button type="submit">{t('common.search')}</button>
       </form>
       <p>
         <a href={exportHref(query)} download>
-          Export these bookings as CSV
+          {t('bookings.export')}
         </a>
       </p>
-      <QueryView query={bookings} what="bookings">
+      <QueryView query={bookings} what={t('bookings.what')}>
         {({ data, pagination }) =>
           data.length === 0 ? (
-            <Empty>No bookings match these filters.</Empty>
+            <Empty>{t('bookings.noMatch')}</Empty>
           ) : (
             <>
-              <DataTable caption="Bookings" columns={BOOKING_COLUMNS} rows={data} rowKey={(booking) => booking.id} />
+              <DataTable
+                caption={t('bookings.title')}
+                columns={bookingColumns(t)}
+                rows={data}
+                rowKey={(booking) => booking.id}
+              />
               <Pager pagination={pagination} onPage={(page) => set({ page: String(page) })} />
             </>
           )

@@ -8,6 +8,7 @@ import { DeliveryList } from '../components/DeliveryList.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
 import { QueryView } from '../components/States.js';
+import { useT } from '../i18n/i18n.js';
 import { localTimeZone } from '../lib/format.js';
 import { pageParam, pickOption } from '../lib/params.js';
 
@@ -17,6 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE] as const;
 
 function DeliveriesPanel() {
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const query = {
     endpoint_id: params.get('endpoint_id') || undefined,
@@ -45,11 +47,11 @@ function DeliveriesPanel() {
   return (
     <>
       <p>
-        <Link href="/webhooks">Endpoints</Link>
+        <Link href="/webhooks">{t('deliveries.endpoints')}</Link>
       </p>
       <form
         className="filters"
-        aria-label="Filter deliveries"
+        aria-label={t('deliveries.filters')}
         onSubmit={(event) => {
           event.preventDefault();
           const value = new FormData(event.currentTarget).get('q');
@@ -57,9 +59,9 @@ function DeliveriesPanel() {
         }}
       >
         <label>
-          Endpoint
+          {t('deliveries.endpoint')}
           <select value={query.endpoint_id ?? ''} onChange={(event) => set('endpoint_id', event.target.value)}>
-            <option value="">Every endpoint</option>
+            <option value="">{t('deliveries.everyEndpoint')}</option>
             {endpoints.data?.data.map((endpoint) => (
               <option key={endpoint.id} value={endpoint.id}>
                 {endpoint.url}
@@ -68,30 +70,34 @@ function DeliveriesPanel() {
           </select>
         </label>
         <label>
-          Status
+          {t('common.status')}
           <select value={query.status ?? ''} onChange={(event) => set('status', event.target.value)}>
-            <option value="">Any status</option>
+            <option value="">{t('common.anyStatus')}</option>
             {DeliveryStatus.options.map((status) => (
-              <option key={status}>{status}</option>
+              <option key={status} value={status}>
+                {t(`status.${status}`)}
+              </option>
             ))}
           </select>
         </label>
         <label>
-          Event
+          {t('deliveries.event')}
           <select value={query.event_type ?? ''} onChange={(event) => set('event_type', event.target.value)}>
-            <option value="">Any event</option>
+            <option value="">{t('deliveries.anyEvent')}</option>
             {EVENT_TYPES.map((type) => (
-              <option key={type}>{type}</option>
+              <option key={type} translate="no">
+                {type}
+              </option>
             ))}
           </select>
         </label>
         <label className="grow">
-          Event or booking id
-          <input name="q" type="search" defaultValue={query.q ?? ''} placeholder="A webhook-id or a booking id" />
+          {t('deliveries.q')}
+          <input name="q" type="search" defaultValue={query.q ?? ''} placeholder={t('deliveries.qPlaceholder')} />
         </label>
-        <button type="submit">Search</button>
+        <button type="submit">{t('common.search')}</button>
       </form>
-      <QueryView query={deliveries} what="deliveries">
+      <QueryView query={deliveries} what={t('deliveries.what')}>
         {({ data, pagination }) => (
           <>
             <DeliveryList deliveries={data} timeZone={localTimeZone} canReplay />
@@ -104,8 +110,9 @@ function DeliveriesPanel() {
 }
 
 export function DeliveriesPage() {
+  const t = useT();
   return (
-    <Layout title="Webhook deliveries">
+    <Layout title={t('deliveries.title')}>
       <AdminOnly>
         <DeliveriesPanel />
       </AdminOnly>

@@ -1,12 +1,14 @@
 import { Link } from 'wouter';
+import { useT } from '../i18n/i18n.js';
 import { PublicFrame } from './PublicFrame.js';
 
 export function NotFoundPage() {
+  const t = useT();
   return (
-    <PublicFrame title="Page not found">
-      <p>There is no dashboard page at this address.</p>
+    <PublicFrame title={t('notFound.title')}>
+      <p>{t('notFound.body')}</p>
       <p>
-        <Link href="/">Go to the overview</Link>
+        <Link href="/">{t('notFound.overview')}</Link>
       </p>
     </PublicFrame>
   );

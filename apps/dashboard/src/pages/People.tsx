@@ -14,12 +14,14 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { Pager } from '../components/Pager.js';
 import { Empty, QueryView } from '../components/States.js';
+import { useT } from '../i18n/i18n.js';
 import { formatDateTime, localTimeZone } from '../lib/format.js';
 
 const USERS = ['users'] as const;
 
 function InviteForm() {
   const me = useMe();
+  const t = useT();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('desk');
@@ -40,24 +42,24 @@ function InviteForm() {
     setVenues((current) => (current.includes(id) ? current.filter((v) => v !== id) : [...current, id]));
   return (
     <form className="form card" onSubmit={submit} aria-labelledby="invite">
-      <h2 id="invite">Invite a person</h2>
+      <h2 id="invite">{t('people.invite')}</h2>
       <label>
-        Email
+        {t('common.email')}
         <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required />
       </label>
       <label>
-        Role
+        {t('common.role')}
         <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
           {Role.options.map((option) => (
             <option key={option} value={option}>
-              {option === 'admin' ? 'admin (the whole organisation)' : 'desk (bookings of listed venues)'}
+              {t(`role.${option}`)}
             </option>
           ))}
         </select>
       </label>
       {role === 'desk' && (
         <fieldset>
-          <legend>Venues this person sees</legend>
+          <legend>{t('people.venuesSeen')}</legend>
           <div className="checks">
             {me.venues.map((venue) => (
               <label key={venue.id} className="check">
@@ -71,16 +73,16 @@ function InviteForm() {
       {invite.isError && <ErrorNotice error={invite.error} />}
       {invite.data && (
         <OneTimeSecret
-          label="Invitation link"
+          label={t('people.linkLabel')}
           value={invite.data.data.url}
-          note={`Send it to ${invite.data.data.email}: it works once, until ${formatDateTime(
-            invite.data.data.expires_at,
-            localTimeZone,
-          )}.`}
+          note={t('people.linkNote', {
+            email: invite.data.data.email,
+            until: formatDateTime(invite.data.data.expires_at, localTimeZone),
+          })}
         />
       )}
       <button type="submit" className="primary" disabled={invite.isPending}>
-        {invite.isPending ? 'Inviting…' : 'Invite'}
+        {invite.isPending ? t('people.inviting') : t('people.inviteButton')}
       </button>
     </form>
   );
@@ -88,6 +90,7 @@ function InviteForm() {
 
 function PeoplePanel() {
   const me = useMe();
+  const t = useT();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [removing, setRemoving] = useState<{ id: string; email: string } | undefined>(undefined);
@@ -102,32 +105,36 @@ function PeoplePanel() {
     onSettled: () => setRemoving(undefined),
   });
   const columns: Column<z.infer<typeof User>>[] = [
-    { label: 'Email', cell: (user) => <EmailAddress address={user.email} /> },
-    { label: 'Role', cell: (user) => user.role },
+    { label: t('common.email'), cell: (user) => <EmailAddress address={user.email} /> },
+    { label: t('common.role'), cell: (user) => t(`layout.role.${user.role}`) },
     {
-      label: 'Venues',
-      cell: (user) => (user.role === 'admin' ? 'Every venue' : user.venues.map((v) => v.name).join(', ')),
+      label: t('common.venues'),
+      cell: (user) => (user.role === 'admin' ? t('common.everyVenue') : user.venues.map((v) => v.name).join(', ')),
     },
     {
-      label: 'Last sign-in',
-      cell: (user) => (user.last_sign_in_at ? formatDateTime(user.last_sign_in_at, localTimeZone) : 'Never'),
+      label: t('people.lastSignIn'),
+      cell: (user) => (user.last_sign_in_at ? formatDateTime(user.last_sign_in_at, localTimeZone) : t('people.never')),
     },
     {
-      label: 'Actions',
+      label: t('people.actions'),
       labelHidden: true,
       cell: (user) =>
         user.id !== me.id && (
           <div className="actions">
-            <button type="button" onClick={() => setEditing(user)} aria-label={`Change the access of ${user.email}`}>
-              Change access
+            <button
+              type="button"
+              onClick={() => setEditing(user)}
+              aria-label={t('people.changeAccessOf', { email: user.email })}
+            >
+              {t('people.changeAccess')}
             </button>
             <button
               type="button"
               className="danger"
               onClick={() => setRemoving({ id: user.id, email: user.email })}
-              aria-label={`Remove ${user.email}`}
+              aria-label={t('people.removeLabel', { email: user.email })}
             >
-              Remove
+              {t('common.remove')}
             </button>
           </div>
         ),
@@ -135,14 +142,14 @@ function PeoplePanel() {
   ];
   return (
     <>
-      <QueryView query={users} what="people">
+      <QueryView query={users} what={t('people.what')}>
         {({ data, pagination }) =>
           data.length === 0 ? (
-            <Empty>Nobody yet.</Empty>
+            <Empty>{t('people.nobody')}</Empty>
           ) : (
             <>
               <DataTable
-                caption={`People of ${me.organisation.name}`}
+                caption={t('people.caption', { org: me.organisation.name })}
                 columns={columns}
                 rows={data}
                 rowKey={(user) => user.id}
@@ -158,13 +165,13 @@ function PeoplePanel() {
       {editing && <EditAccess user={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={removing !== undefined}
-        title={`Remove ${removing?.email ?? ''}?`}
-        confirmLabel="Remove person"
+        title={t('people.removeTitle', { email: removing?.email ?? '' })}
+        confirmLabel={t('people.removeButton')}
         busy={remove.isPending}
         onCancel={() => setRemoving(undefined)}
         onConfirm={() => removing && remove.mutate(removing.id)}
       >
-        <p>They are signed out at once and can no longer sign in. Invite them again to give access back.</p>
+        <p>{t('people.removeBody')}</p>
       </ConfirmDialog>
     </>
   );
@@ -173,6 +180,7 @@ function PeoplePanel() {
 /** A person's role and (desk) venues, changed by an admin; their open sessions follow at their next request. */
 function EditAccess({ user, onClose }: { user: z.infer<typeof User>; onClose: () => void }) {
   const me = useMe();
+  const t = useT();
   const toast = useToast();
   const queryClient = useQueryClient();
   const [role, setRole] = useState<Role>(user.role);
@@ -182,7 +190,9 @@ function EditAccess({ user, onClose }: { user: z.infer<typeof User>; onClose: ()
       ok(api.users.update({ params: { id: user.id }, body: { role, venues: role === 'desk' ? venues : [] } })),
     onSuccess: async ({ data }) => {
       toast(
-        `${data.email} is now ${data.role}${data.role === 'desk' ? ` at ${data.venues.map((v) => v.name).join(', ')}` : ''}.`,
+        data.role === 'admin'
+          ? t('people.accessNowAdmin', { email: data.email })
+          : t('people.accessNowDesk', { email: data.email, venues: data.venues.map((v) => v.name).join(', ') }),
       );
       onClose();
       await queryClient.invalidateQueries({ queryKey: USERS });
@@ -195,21 +205,21 @@ function EditAccess({ user, onClose }: { user: z.infer<typeof User>; onClose: ()
     update.mutate();
   };
   return (
-    <Dialog open title={`Access of ${user.email}`} onClose={onClose}>
+    <Dialog open title={t('people.accessOf', { email: user.email })} onClose={onClose}>
       <form className="form" onSubmit={submit}>
         <label>
-          Role
+          {t('common.role')}
           <select value={role} onChange={(event) => setRole(event.target.value as Role)} data-autofocus>
             {Role.options.map((option) => (
               <option key={option} value={option}>
-                {option === 'admin' ? 'admin (the whole organisation)' : 'desk (bookings of listed venues)'}
+                {t(`role.${option}`)}
               </option>
             ))}
           </select>
         </label>
         {role === 'desk' && (
           <fieldset>
-            <legend>Venues this person sees</legend>
+            <legend>{t('people.venuesSeen')}</legend>
             <div className="checks">
               {me.venues.map((venue) => (
                 <label key={venue.id} className="check">
@@ -223,10 +233,10 @@ function EditAccess({ user, onClose }: { user: z.infer<typeof User>; onClose: ()
         {update.isError && <ErrorNotice error={update.error} />}
         <div className="actions">
           <button type="submit" className="primary" disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save access'}
+            {update.isPending ? t('common.saving') : t('people.saveAccess')}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>
@@ -236,6 +246,7 @@ function EditAccess({ user, onClose }: { user: z.infer<typeof User>; onClose: ()
 
 /** Invitations not yet accepted, each revocable: its link stops working at once. */
 function PendingInvitations() {
+  const t = useT();
   const toast = useToast();
   const queryClient = useQueryClient();
   const invitations = useQuery({
@@ -246,42 +257,45 @@ function PendingInvitations() {
     mutationFn: (invitation: { id: string; email: string }) =>
       ok(api.users.revokeInvitation({ params: { id: invitation.id } })),
     onSuccess: async (_, invitation) => {
-      toast(`The invitation of ${invitation.email} is revoked: its link no longer works.`);
+      toast(t('people.revoked', { email: invitation.email }));
       await queryClient.invalidateQueries({ queryKey: USERS });
     },
   });
   const columns: Column<z.infer<typeof PendingInvitation>>[] = [
-    { label: 'Email', cell: (i) => <EmailAddress address={i.email} /> },
+    { label: t('common.email'), cell: (i) => <EmailAddress address={i.email} /> },
     {
-      label: 'Role',
-      cell: (i) => (i.role === 'admin' ? 'admin' : `desk at ${i.venues.map((v) => v.name).join(', ')}`),
+      label: t('common.role'),
+      cell: (i) =>
+        i.role === 'admin'
+          ? t('layout.role.admin')
+          : t('people.deskAt', { venues: i.venues.map((v) => v.name).join(', ') }),
     },
-    { label: 'Invited by', cell: (i) => i.invited_by ?? 'operator (CLI)' },
-    { label: 'Valid until', cell: (i) => formatDateTime(i.expires_at, localTimeZone) },
+    { label: t('people.invitedBy'), cell: (i) => i.invited_by ?? t('common.operator') },
+    { label: t('people.validUntil'), cell: (i) => formatDateTime(i.expires_at, localTimeZone) },
     {
-      label: 'Actions',
+      label: t('people.actions'),
       labelHidden: true,
       cell: (i) => (
         <button
           type="button"
           className="danger"
           onClick={() => revoke.mutate({ id: i.id, email: i.email })}
-          aria-label={`Revoke the invitation of ${i.email}`}
+          aria-label={t('people.revokeLabel', { email: i.email })}
         >
-          Revoke
+          {t('people.revoke')}
         </button>
       ),
     },
   ];
   return (
     <section aria-labelledby="pending-invitations">
-      <h2 id="pending-invitations">Pending invitations</h2>
-      <QueryView query={invitations} what="pending invitations">
+      <h2 id="pending-invitations">{t('people.pending')}</h2>
+      <QueryView query={invitations} what={t('people.pendingWhat')}>
         {({ data }) =>
           data.length === 0 ? (
-            <Empty>No invitation is waiting to be accepted.</Empty>
+            <Empty>{t('people.noPending')}</Empty>
           ) : (
-            <DataTable caption="Pending invitations" columns={columns} rows={data} rowKey={(i) => i.id} />
+            <DataTable caption={t('people.pending')} columns={columns} rows={data} rowKey={(i) => i.id} />
           )
         }
       </QueryView>
@@ -291,8 +305,9 @@ function PendingInvitations() {
 }
 
 export function PeoplePage() {
+  const t = useT();
   return (
-    <Layout title="People">
+    <Layout title={t('people.title')}>
       <AdminOnly>
         <PeoplePanel />
       </AdminOnly>

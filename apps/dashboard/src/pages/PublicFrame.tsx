@@ -8,7 +8,9 @@ export function PublicFrame({ title, children }: { title: string; children: Reac
     <main id="main" className="public">
       <div className="card public-card">
         <div className="public-head">
-          <p className="muted">Partner Booking API · {t('app.name')}</p>
+          <p className="muted">
+            <span translate="no">Partner Booking API</span> · {t('app.name')}
+          </p>
           <LanguageSwitch />
         </div>
         <h1>{title}</h1>

@@ -2,16 +2,18 @@ import { WebhookEventType } from '@spa/contract';
 import type { WebhookEndpointDetail } from '@spa/contract/dashboard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useParams } from 'wouter';
+import { Link, useLocation, useParams } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api/client.js';
 import { ok } from '../api/result.js';
 import { useMe } from '../api/session.js';
 import { Badge } from '../components/Badge.js';
+import { ConfirmDialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { QueryView } from '../components/States.js';
 import { useToast } from '../components/Toasts.js';
+import { useT } from '../i18n/i18n.js';
 import { formatDateTime, formatDay, formatPercent, localTimeZone } from '../lib/format.js';
 
 type Endpoint = z.infer<typeof WebhookEndpointDetail>;
@@ -21,10 +23,11 @@ type Endpoint = z.infer<typeof WebhookEndpointDetail>;
  * only a picture of the numbers beside them).
  */
 function DailyChart({ endpoint }: { endpoint: Endpoint }) {
+  const t = useT();
   const most = Math.max(1, ...endpoint.daily.map((day) => day.succeeded + day.failed));
   return (
     <section className="card" aria-labelledby="daily">
-      <h2 id="daily">Last 7 days</h2>
+      <h2 id="daily">{t('endpoint.last7')}</h2>
       <ol className="chart">
         {endpoint.daily.map((day) => {
           const total = day.succeeded + day.failed;
@@ -37,8 +40,12 @@ function DailyChart({ endpoint }: { endpoint: Endpoint }) {
               </span>
               <span className="chart-figures">
                 {total === 0
-                  ? 'no deliveries'
-                  : `${day.succeeded} delivered, ${day.failed} failed (${formatPercent(day.succeeded / total)})`}
+                  ? t('endpoint.noDeliveries')
+                  : t('endpoint.day', {
+                      delivered: t.plural('endpoint.dayDelivered', day.succeeded),
+                      failed: t.plural('endpoint.dayFailed', day.failed),
+                      rate: formatPercent(day.succeeded / total),
+                    })}
               </span>
             </li>
           );
@@ -51,6 +58,7 @@ function DailyChart({ endpoint }: { endpoint: Endpoint }) {
 /** The endpoint's URL, event types and venue, changed in place; its secret stays. */
 function EditEndpoint({ endpoint }: { endpoint: Endpoint }) {
   const me = useMe();
+  const t = useT();
   const toast = useToast();
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(endpoint.url);
@@ -69,38 +77,38 @@ function EditEndpoint({ endpoint }: { endpoint: Endpoint }) {
         }),
       ),
     onSuccess: async () => {
-      toast(`Endpoint saved: ${url}.`);
+      toast(t('endpoint.saved', { url }));
       await queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
     },
   });
   const toggle = (type: string) =>
-    setEvents((current) => (current.includes(type) ? current.filter((t) => t !== type) : [...current, type]));
+    setEvents((current) => (current.includes(type) ? current.filter((other) => other !== type) : [...current, type]));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();
   };
   return (
     <form className="form card" onSubmit={submit} aria-labelledby="edit-endpoint">
-      <h2 id="edit-endpoint">Settings</h2>
+      <h2 id="edit-endpoint">{t('endpoint.settings')}</h2>
       <label>
-        URL
+        {t('webhooks.url')}
         <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />
       </label>
       <fieldset>
-        <legend>Events (none ticked: every event)</legend>
+        <legend>{t('webhooks.events')}</legend>
         <div className="checks">
           {WebhookEventType.options.map((type) => (
             <label key={type} className="check">
               <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} />
-              {type}
+              <span translate="no">{type}</span>
             </label>
           ))}
         </div>
       </fieldset>
       <label>
-        Venue
+        {t('common.venue')}
         <select value={venueId} onChange={(event) => setVenueId(event.target.value)}>
-          <option value="">Every venue</option>
+          <option value="">{t('common.everyVenue')}</option>
           {me.venues.map((venue) => (
             <option key={venue.id} value={venue.id}>
               {venue.name}
@@ -110,14 +118,17 @@ function EditEndpoint({ endpoint }: { endpoint: Endpoint }) {
       </label>
       {save.isError && <ErrorNotice error={save.error} />}
       <button type="submit" className="primary" disabled={save.isPending}>
-        {save.isPending ? 'Saving…' : 'Save'}
+        {save.isPending ? t('common.saving') : t('common.save')}
       </button>
     </form>
   );
 }
 
 function EndpointPanel({ id }: { id: string }) {
+  const t = useT();
   const toast = useToast();
+  const [, navigate] = useLocation();
+  const [removing, setRemoving] = useState(false);
   const queryClient = useQueryClient();
   const endpoint = useQuery({
     queryKey: ['webhook-endpoints', id],
@@ -129,21 +140,32 @@ function EndpointPanel({ id }: { id: string }) {
     mutationFn: (enable: boolean) =>
       ok(enable ? api.webhookEndpoints.enable(params) : api.webhookEndpoints.disable(params)),
     onSuccess: async ({ data }) => {
-      toast(data.enabled ? `${data.url} receives events again.` : `${data.url} is disabled: it receives nothing.`);
+      toast(t(data.enabled ? 'endpoint.enabled' : 'endpoint.disabled', { url: data.url }));
       await refresh();
     },
   });
   const replayFailed = useMutation({
     mutationFn: () => ok(api.webhookEndpoints.replayFailed(params)),
     onSuccess: async ({ data }) => {
-      toast(`${data.deliveries} failed deliver${data.deliveries === 1 ? 'y' : 'ies'} queued again.`);
+      toast(t.plural('endpoint.requeued', data.deliveries));
       await refresh();
       await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
     },
   });
-  const error = onOff.error ?? replayFailed.error;
+  // The same removal as the list's: the endpoint and its deliveries go, and the page it stood on with them.
+  const remove = useMutation({
+    mutationFn: () => ok(api.webhookEndpoints.remove(params)),
+    onSettled: () => setRemoving(false),
+    onSuccess: () => {
+      toast(t('endpoint.removed', { url: endpoint.data?.data.url ?? '' }));
+      navigate('/webhooks');
+      // Every cached list still holds it: the list page reads afresh rather than show it for a moment.
+      queryClient.removeQueries({ queryKey: ['webhook-endpoints'] });
+    },
+  });
+  const error = onOff.error ?? replayFailed.error ?? remove.error;
   return (
-    <QueryView query={endpoint} what="the endpoint">
+    <QueryView query={endpoint} what={t('endpoint.what')}>
       {({ data: e }) => (
         <>
           <section className="card" aria-labelledby="endpoint-summary">
@@ -151,29 +173,44 @@ function EndpointPanel({ id }: { id: string }) {
               <code>{e.url}</code> <Badge value={e.state} />
             </h2>
             <dl className="facts">
-              <dt>Events</dt>
-              <dd>{e.events.length === 0 ? 'Every event' : e.events.join(', ')}</dd>
-              <dt>Venue</dt>
-              <dd>{e.venue ? e.venue.name : 'Every venue'}</dd>
-              <dt>Added</dt>
+              <dt>{t('endpoint.events')}</dt>
+              <dd>
+                {e.events.length === 0 ? t('common.everyEvent') : <span translate="no">{e.events.join(', ')}</span>}
+              </dd>
+              <dt>{t('common.venue')}</dt>
+              <dd>{e.venue ? e.venue.name : t('common.everyVenue')}</dd>
+              <dt>{t('endpoint.added')}</dt>
               <dd>{formatDateTime(e.created_at, localTimeZone)}</dd>
-              <dt>Last success</dt>
+              <dt>{t('endpoint.lastSuccess')}</dt>
               <dd>{e.last_success_at ? formatDateTime(e.last_success_at, localTimeZone) : '—'}</dd>
             </dl>
             <div className="actions">
-              <Link href={`/webhooks/deliveries?endpoint_id=${e.id}`}>Its deliveries</Link>
+              <Link href={`/webhooks/deliveries?endpoint_id=${e.id}`}>{t('endpoint.itsDeliveries')}</Link>
               <button
                 type="button"
                 onClick={() => replayFailed.mutate()}
                 disabled={!e.enabled || replayFailed.isPending}
               >
-                Replay every failed delivery
+                {t('endpoint.replayFailed')}
               </button>
               <button type="button" onClick={() => onOff.mutate(!e.enabled)} disabled={onOff.isPending}>
-                {e.enabled ? 'Disable' : 'Enable'}
+                {e.enabled ? t('endpoint.disable') : t('endpoint.enable')}
+              </button>
+              <button type="button" className="danger" onClick={() => setRemoving(true)}>
+                {t('common.remove')}
               </button>
             </div>
             {error && <ErrorNotice error={error} />}
+            <ConfirmDialog
+              open={removing}
+              title={t('webhooks.removeTitle')}
+              confirmLabel={t('webhooks.removeButton')}
+              busy={remove.isPending}
+              onCancel={() => setRemoving(false)}
+              onConfirm={() => remove.mutate()}
+            >
+              <p>{t('webhooks.removeBody', { url: e.url })}</p>
+            </ConfirmDialog>
           </section>
           <DailyChart endpoint={e} />
           <EditEndpoint endpoint={e} />
@@ -184,12 +221,13 @@ function EndpointPanel({ id }: { id: string }) {
 }
 
 export function WebhookEndpointPage() {
+  const t = useT();
   const { id } = useParams<{ id: string }>();
   return (
-    <Layout title="Webhook endpoint">
+    <Layout title={t('endpoint.title')}>
       <AdminOnly>
         <p>
-          <Link href="/webhooks">All endpoints</Link>
+          <Link href="/webhooks">{t('endpoint.all')}</Link>
         </p>
         <EndpointPanel id={id} />
       </AdminOnly>

@@ -12,6 +12,7 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { AdminOnly, Layout } from '../components/Layout.js';
 import { useRecentSignIn } from '../components/PasswordConfirm.js';
 import { Empty, QueryView } from '../components/States.js';
+import { useT } from '../i18n/i18n.js';
 import { formatDuration, formatLogTime, formatPercent, localTimeZone } from '../lib/format.js';
 
 const ENDPOINTS = ['webhook-endpoints'] as const;
@@ -28,6 +29,7 @@ function listEndpoints() {
 
 function AddEndpoint({ onCreated }: { onCreated: (secret: string, url: string) => void }) {
   const me = useMe();
+  const t = useT();
   const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
@@ -56,12 +58,12 @@ function AddEndpoint({ onCreated }: { onCreated: (secret: string, url: string) =
     create.mutate();
   };
   const toggle = (type: string) =>
-    setEvents((current) => (current.includes(type) ? current.filter((t) => t !== type) : [...current, type]));
+    setEvents((current) => (current.includes(type) ? current.filter((other) => other !== type) : [...current, type]));
   return (
     <form className="form card" onSubmit={submit} aria-labelledby="add-endpoint">
-      <h2 id="add-endpoint">Add an endpoint</h2>
+      <h2 id="add-endpoint">{t('webhooks.add')}</h2>
       <label>
-        URL
+        {t('webhooks.url')}
         <input
           type="url"
           inputMode="url"
@@ -72,20 +74,20 @@ function AddEndpoint({ onCreated }: { onCreated: (secret: string, url: string) =
         />
       </label>
       <fieldset>
-        <legend>Events (none ticked: every event)</legend>
+        <legend>{t('webhooks.events')}</legend>
         <div className="checks">
           {WebhookEventType.options.map((type) => (
             <label key={type} className="check">
               <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} />
-              {type}
+              <span translate="no">{type}</span>
             </label>
           ))}
         </div>
       </fieldset>
       <label>
-        Venue
+        {t('common.venue')}
         <select value={venueId} onChange={(event) => setVenueId(event.target.value)}>
-          <option value="">Every venue</option>
+          <option value="">{t('common.everyVenue')}</option>
           {me.venues.map((venue) => (
             <option key={venue.id} value={venue.id}>
               {venue.name}
@@ -95,13 +97,14 @@ function AddEndpoint({ onCreated }: { onCreated: (secret: string, url: string) =
       </label>
       {create.isError && <ErrorNotice error={create.error} />}
       <button type="submit" className="primary" disabled={create.isPending}>
-        {create.isPending ? 'Adding…' : 'Add endpoint'}
+        {create.isPending ? t('webhooks.adding') : t('webhooks.addButton')}
       </button>
     </form>
   );
 }
 
 function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (secret: string, url: string) => void }) {
+  const t = useT();
   const queryClient = useQueryClient();
   const { withRecentSignIn, dialog, isAsking } = useRecentSignIn();
   const [confirm, setConfirm] = useState<'remove' | 'rotate' | undefined>(undefined);
@@ -126,71 +129,79 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
   return (
     <li className="card endpoint">
       <p className="endpoint-url">
-        <Link href={`/webhooks/${endpoint.id}`} aria-label={`Endpoint ${endpoint.url}`}>
+        <Link href={`/webhooks/${endpoint.id}`} aria-label={t('webhooks.endpointLink', { url: endpoint.url })}>
           <code>{endpoint.url}</code>
         </Link>{' '}
         <Badge value={endpoint.state} />
       </p>
       <p className="muted">
-        {endpoint.events.length === 0 ? 'Every event' : endpoint.events.join(', ')} ·{' '}
-        {endpoint.venue ? endpoint.venue.name : 'Every venue'} ·{' '}
+        {endpoint.events.length === 0 ? (
+          t('common.everyEvent')
+        ) : (
+          <span translate="no">{endpoint.events.join(', ')}</span>
+        )}{' '}
+        · {endpoint.venue ? endpoint.venue.name : t('common.everyVenue')} ·{' '}
         {rate === null
-          ? 'No deliveries in 7 days'
-          : `${formatPercent(rate)} delivered in 7 days (${endpoint.recent_deliveries.succeeded} of ${
-              endpoint.recent_deliveries.succeeded + endpoint.recent_deliveries.failed
-            })`}
+          ? t('webhooks.noDeliveries7')
+          : t('webhooks.delivered7', {
+              rate: formatPercent(rate),
+              succeeded: endpoint.recent_deliveries.succeeded,
+              total: endpoint.recent_deliveries.succeeded + endpoint.recent_deliveries.failed,
+            })}
       </p>
       <div className="actions">
         <label className="inline">
-          <span className="visually-hidden">Test event type for {endpoint.url}</span>
+          <span className="visually-hidden">{t('webhooks.testType', { url: endpoint.url })}</span>
           <select value={testType} onChange={(event) => setTestType(event.target.value as TestType)}>
             {TEST_TYPES.map((type) => (
-              <option key={type} value={type}>
+              <option key={type} value={type} translate="no">
                 {type}
               </option>
             ))}
           </select>
         </label>
         <button type="button" onClick={() => test.mutate()} disabled={test.isPending}>
-          {test.isPending ? 'Sending…' : 'Send test event'}
+          {test.isPending ? t('webhooks.sending') : t('webhooks.sendTest')}
         </button>
-        <Link href={`/webhooks/deliveries?endpoint_id=${endpoint.id}`}>Deliveries</Link>
+        <Link href={`/webhooks/deliveries?endpoint_id=${endpoint.id}`}>{t('webhooks.deliveries')}</Link>
         <button type="button" onClick={() => setConfirm('rotate')}>
-          Rotate secret
+          {t('webhooks.rotate')}
         </button>
         <button type="button" className="danger" onClick={() => setConfirm('remove')}>
-          Remove
+          {t('common.remove')}
         </button>
       </div>
       {test.data && (
         <p className={test.data.data.succeeded ? 'notice notice-ok' : 'notice notice-error'} role="status">
-          Test event {test.data.data.succeeded ? 'delivered' : 'failed'}:{' '}
-          {test.data.data.status_code === null ? 'no answer' : `HTTP ${test.data.data.status_code}`} in{' '}
-          {formatDuration(test.data.data.duration_ms)}
-          {test.data.data.error &&
-            test.data.data.error !== `HTTP ${test.data.data.status_code}` &&
-            ` (${test.data.data.error})`}
-          , {formatLogTime(test.data.data.attempted_at, localTimeZone)}
+          {t(test.data.data.succeeded ? 'webhooks.testDelivered' : 'webhooks.testFailed', {
+            answer:
+              test.data.data.status_code === null
+                ? t('webhooks.noAnswer')
+                : t('delivery.http', { code: test.data.data.status_code }),
+            duration: formatDuration(test.data.data.duration_ms),
+            error:
+              test.data.data.error && test.data.data.error !== `HTTP ${test.data.data.status_code}`
+                ? ` (${test.data.data.error})`
+                : '',
+            when: formatLogTime(test.data.data.attempted_at, localTimeZone),
+          })}
         </p>
       )}
       {error && <ErrorNotice error={error} />}
       <ConfirmDialog
         open={confirm === 'remove'}
-        title="Remove this endpoint?"
-        confirmLabel="Remove endpoint"
+        title={t('webhooks.removeTitle')}
+        confirmLabel={t('webhooks.removeButton')}
         busy={remove.isPending}
         onCancel={() => setConfirm(undefined)}
         onConfirm={() => remove.mutate()}
       >
-        <p>
-          <code>{endpoint.url}</code> will get no more events, and its pending deliveries are dropped. This cannot be
-          undone.
-        </p>
+        <p>{t('webhooks.removeBody', { url: endpoint.url })}</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'rotate'}
-        title="Rotate the signing secret?"
-        confirmLabel="Rotate secret"
+        title={t('webhooks.rotateTitle')}
+        confirmLabel={t('webhooks.rotate')}
         busy={rotate.isPending}
         onCancel={() => setConfirm(undefined)}
         onConfirm={() => {
@@ -198,10 +209,7 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
           withRecentSignIn(() => rotate.mutateAsync());
         }}
       >
-        <p>
-          A new secret signs every event from now on; the old one keeps signing beside it for 24 hours, so update your
-          receiver within that time.
-        </p>
+        <p>{t('webhooks.rotateBody')}</p>
       </ConfirmDialog>
       {dialog}
     </li>
@@ -209,6 +217,7 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (se
 }
 
 function WebhooksPanel() {
+  const t = useT();
   const endpoints = useQuery({ queryKey: ENDPOINTS, queryFn: listEndpoints });
   // Every secret shown since the page opened, newest first: adding a second endpoint keeps the first one's.
   const [secrets, setSecrets] = useState<{ value: string; url: string }[]>([]);
@@ -216,21 +225,21 @@ function WebhooksPanel() {
   return (
     <>
       <p>
-        <Link href="/webhooks/deliveries">Deliveries log</Link>
+        <Link href="/webhooks/deliveries">{t('webhooks.log')}</Link>
       </p>
       {secrets.map((secret, i) => (
         <OneTimeSecret
           key={secret.value}
-          label={`Signing secret of ${secret.url}`}
+          label={t('webhooks.secretLabel', { url: secret.url })}
           value={secret.value}
-          note={`The secret of ${secret.url}, shown this once: your receiver verifies each event's signature with it.`}
+          note={t('webhooks.secretNote', { url: secret.url })}
           focus={i === 0}
         />
       ))}
-      <QueryView query={endpoints} what="webhook endpoints">
+      <QueryView query={endpoints} what={t('webhooks.what')}>
         {({ data }) =>
           data.length === 0 ? (
-            <Empty>No endpoints yet.</Empty>
+            <Empty>{t('webhooks.none')}</Empty>
           ) : (
             <ul className="plain">
               {data.map((endpoint) => (
@@ -246,8 +255,9 @@ function WebhooksPanel() {
 }
 
 export function WebhooksPage() {
+  const t = useT();
   return (
-    <Layout title="Webhooks">
+    <Layout title={t('webhooks.title')}>
       <AdminOnly>
         <WebhooksPanel />
       </AdminOnly>

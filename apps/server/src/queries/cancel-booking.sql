@@ -31,3 +31,12 @@ from event join webhook_endpoints ep on ep.organisation_id = event.organisation_
 where ep.disabled_at is null
   and (ep.venue_id is null or ep.venue_id = event.venue_id)
   and (cardinality(ep.event_types) = 0 or $7 = any(ep.event_types));
+
+-- 5.
+with logged as (
+  insert into availability_changes (venue_id)
+  select $1::uuid where current_setting($2, true) is distinct from 'in_transaction'
+  on conflict do nothing
+)
+select pg_notify($3, $4)
+where current_setting($5, true) = 'in_transaction';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEvent, WebhookEventType } from '@spa/contract';
 import { sql, type Transaction } from 'kysely';
+import { logBookingChange } from '../bookings/booking-changes.js';
 import { toBooking } from '../bookings/booking.mapper.js';
 import { anyUuid } from '../db/any-of.js';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
@@ -21,7 +22,8 @@ const EVENT_OF_STATUS: Partial<Record<BookingStatus, Exclude<WebhookEventType, '
 /**
  * The outbox: writes the event of a booking change inside the change's own transaction (so it exists exactly
  * when the change committed), with one pending delivery per enabled endpoint of the booking's organisation
- * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING): one round trip.
+ * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING). Every status
+ * change comes through here, so here it is also logged for the venue desks' live pages.
  */
 export async function recordBookingEvent(
   trx: Trx,
@@ -66,6 +68,7 @@ async function recordEvent(trx: Trx, row: BookingRow, event: WebhookEvent) {
       and (ep.venue_id is null or ep.venue_id = event.venue_id)
       and (cardinality(ep.event_types) = 0 or ${type} = any(ep.event_types))
   `.execute(trx);
+  await logBookingChange(trx, row.venue_id);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../src/app-deps.js';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { ApiKeyCache } from '../../src/auth/api-key-cache.js';
 import { AvailabilityCache } from '../../src/availability/availability-cache.js';
+import { DeskFeed } from '../../src/dashboard/desk-feed.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { type Api, apiOf } from './api.js';
@@ -33,6 +34,8 @@ export interface TestContext<C extends Clock = FixedClock> {
   apiKeys: ApiKeyCache;
   /** The app's availability cache (src/availability/availability-cache.ts), on as in a served process. */
   availability: AvailabilityCache;
+  /** The desk's live feed, as a served process has it, when the test asked for one (`deskFeed: true`). */
+  deskFeed: DeskFeed | undefined;
   clock: C;
   close(): Promise<void>;
 }
@@ -49,6 +52,8 @@ export type TestContextOptions<C extends Clock = FixedClock> = {
   poolSize?: number;
   statementTimeoutMs?: number;
   acquireTimeoutMs?: number;
+  /** A desk feed listening on this database, so /dashboard/api/desk/events streams changes (off by default). */
+  deskFeed?: boolean;
 } & Pick<AppDeps, 'lifecycle' | 'bodyDeadlineMs' | 'logger' | 'metrics' | 'dashboardDir' | 'webhooks'>;
 
 /** PUBLIC_URL of every test app unless a test says otherwise; the dashboard's origin. */
@@ -73,6 +78,7 @@ export async function createTestContext<C extends Clock = FixedClock>(
     poolSize,
     statementTimeoutMs,
     acquireTimeoutMs,
+    deskFeed: withDeskFeed,
     ...appOptions
   } = options;
   const handle = await openTestDatabase({ poolSize, statementTimeoutMs, acquireTimeoutMs });
@@ -81,7 +87,9 @@ export async function createTestContext<C extends Clock = FixedClock>(
   // The key cache the served process uses, so every test authenticates through it.
   const apiKeys = await ApiKeyCache.start(handle);
   const availability = await AvailabilityCache.start(handle, { maxBytes: TEST_AVAILABILITY_CACHE_BYTES });
+  const deskFeed = withDeskFeed ? await DeskFeed.start(handle) : undefined;
   const app = createApp({
+    deskFeed,
     apiKeys,
     availabilityCache: availability,
     db: handle.db,
@@ -108,8 +116,10 @@ export async function createTestContext<C extends Clock = FixedClock>(
     vault,
     apiKeys,
     availability,
+    deskFeed,
     clock,
     close: async () => {
+      await deskFeed?.close();
       await apiKeys.close();
       await availability.close();
       await handle.close();
