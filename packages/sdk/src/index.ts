@@ -3,6 +3,11 @@ export {
   type CancelBookingResult,
   type CreateBookingResult,
   type GetBookingResult,
+  type GetEventResult,
+  type ListBookingsResult,
+  type ListEventsResult,
+  type BookingsQuery,
+  type EventsQuery,
   type GetVenueResult,
   type ListCustomerBookingsResult,
   type ListCustomersResult,
@@ -31,7 +36,7 @@ export {
   type Result,
   type Success,
 } from './errors.js';
-export { type PageResult, paginate } from './paginate.js';
+export { type CursorPageResult, type PageResult, paginate, paginateAfter } from './paginate.js';
 export { type RateLimit, type ResponseInfo } from './response-info.js';
 export { defaultRetry, type RetryOptions } from './retry.js';
 export * from './types.js';
