@@ -17,6 +17,10 @@ export const ERROR_BASES: Record<string, { name: string; description: string }> 
     name: 'ConflictError',
     description: '409: any body of this status; `error` tells which (the mapping names its schema)',
   },
+  '422': {
+    name: 'UnprocessableError',
+    description: '422: any body of this status; `error` tells which (the mapping names its schema)',
+  },
 };
 
 interface Discriminator {
@@ -104,7 +108,8 @@ const requiredOf = (schema: Schema) => (schema.required as string[] | undefined)
 /**
  * Every property of the members but the discriminator, for the base: so a client that reads the base (Go's
  * oapi-codegen, which decodes into it and drops what it does not declare; TypeScript's generators) has every field,
- * optional unless every member requires it. Two members' forms of one field may differ in example only.
+ * optional unless every member requires it. Two members' forms of one field may differ in example only, or be
+ * different named schemas (the `data` of each event type of the events feed): the base then takes either.
  */
 function allFields(schemas: Schema[], discriminator: string): Record<string, Schema> {
   const fields: Record<string, Schema> = {};
@@ -116,9 +121,12 @@ function allFields(schemas: Schema[], discriminator: string): Record<string, Sch
       else if (JSON.stringify(known) !== JSON.stringify(form)) {
         const { example: _a, ...a } = known;
         const { example: _b, ...b } = form;
-        if (JSON.stringify(a) !== JSON.stringify(b))
-          throw new Error(`${field} has two different forms: name them apart`);
-        fields[field] = a;
+        if (JSON.stringify(a) === JSON.stringify(b)) fields[field] = a;
+        else if ('$ref' in form && ('$ref' in known || 'anyOf' in known)) {
+          const forms = 'anyOf' in known ? (known.anyOf as Schema[]) : [known];
+          if (!forms.some((f) => JSON.stringify(f) === JSON.stringify(form)))
+            fields[field] = { anyOf: [...forms, form] };
+        } else throw new Error(`${field} has two different forms: name them apart`);
       }
     }
   }
