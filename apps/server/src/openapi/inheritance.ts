@@ -125,7 +125,7 @@ function allFields(schemas: Schema[], discriminator: string): Record<string, Sch
         else if ('$ref' in form && ('$ref' in known || 'anyOf' in known)) {
           const forms = 'anyOf' in known ? (known.anyOf as Schema[]) : [known];
           if (!forms.some((f) => JSON.stringify(f) === JSON.stringify(form)))
-            fields[field] = { anyOf: [...forms, form] };
+            fields[field] = { description: `Its ${field}, as the member of its type has it`, anyOf: [...forms, form] };
         } else throw new Error(`${field} has two different forms: name them apart`);
       }
     }

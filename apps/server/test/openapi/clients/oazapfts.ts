@@ -573,6 +573,7 @@ export type EventBase = {
     livemode: boolean;
     /** When the change happened (the booking's updated_at) */
     timestamp: string;
+    /** Its data, as the member of its type has it */
     data: WebhookEventData | BookingRescheduledEventData;
 };
 export type BookingCreatedFeedEvent = {

@@ -1209,6 +1209,7 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /** @description Its data, as the member of its type has it */
             data: components["schemas"]["WebhookEventData"] | components["schemas"]["BookingRescheduledEventData"];
         };
         /**

@@ -712,6 +712,9 @@ export type Event = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * Its data, as the member of its type has it
+     */
     data: WebhookEventData | BookingRescheduledEventData;
 };
 
