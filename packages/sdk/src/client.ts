@@ -10,10 +10,11 @@ import {
   timeoutOf,
 } from './client-options.js';
 import { type Failure, PartnerApiError, type Result, type Success } from './errors.js';
-import { paginate } from './paginate.js';
+import { paginate, paginateAfter } from './paginate.js';
 import type { ResponseInfo } from './response-info.js';
 import { resolveRetry } from './retry.js';
 import { createFetcher } from './transport.js';
+import type { BOOKING_STATUSES, WebhookEventType } from '@spa/contract';
 import type {
   Availability,
   Booking,
@@ -21,6 +22,7 @@ import type {
   RescheduleBookingInput,
   CreateBookingInput,
   Customer,
+  Event,
   Pagination,
   Treatment,
   VenueDetail,
@@ -53,7 +55,12 @@ export type RawClient = ReturnType<typeof createRawClient>;
 
 /** The 2xx members of a ts-rest response union, as Successes (status kept literal, pagination kept). */
 export type SuccessOf<R> = R extends { status: infer S extends 200 | 201; body: infer B }
-  ? Success<B extends { data: infer D } ? D : never, S, B extends { pagination: infer P } ? { pagination: P } : unknown>
+  ? Success<
+      B extends { data: infer D } ? D : never,
+      S,
+      (B extends { pagination: infer P } ? { pagination: P } : unknown) &
+        (B extends { has_more: boolean; next_after: string | null } ? Pick<B, 'has_more' | 'next_after'> : unknown)
+    >
   : never;
 
 /*
@@ -72,6 +79,10 @@ export type CreateBookingResult = Result<Booking, 201 | 200>;
 export type CancelBookingResult = Result<Booking, 200>;
 export type RescheduleBookingResult = Result<Booking, 200>;
 export type GetBookingResult = Result<Booking, 200>;
+export type ListBookingsResult = Paged<Booking>;
+/** A page of the events feed: `has_more`, and `next_after` to send as `after` next. */
+export type ListEventsResult = Result<Event[], 200, { has_more: boolean; next_after: string | null }>;
+export type GetEventResult = Result<Event, 200>;
 
 /** A route's query as the contract takes it, with numbers accepted where it takes digits. */
 type Query<R extends AppRoute> = NonNullable<ClientInferRequest<R>['query']>;
@@ -79,6 +90,15 @@ type Loose<Q> = { [K in keyof Q]: K extends 'page' | 'page_size' | 'guest_count'
 export type VenuesQuery = Loose<Query<typeof contract.venues.list>>;
 export type CustomersQuery = Loose<Query<typeof contract.customers.list>>;
 export type CustomerBookingsQuery = Loose<Query<typeof contract.customers.bookings>>;
+/** The filters of listBookings; `status` also as a list (`['pending', 'confirmed']`). */
+export type BookingsQuery = Omit<Loose<Query<typeof contract.bookings.list>>, 'status'> & {
+  status?: Query<typeof contract.bookings.list>['status'] | readonly (typeof BOOKING_STATUSES)[number][];
+};
+/** The query of listEvents; `type` also as a list (`['booking.confirmed', 'booking.cancelled']`). */
+export type EventsQuery = Omit<Loose<Query<typeof contract.events.list>>, 'type' | 'limit'> & {
+  type?: Query<typeof contract.events.list>['type'] | readonly WebhookEventType[];
+  limit?: number | string;
+};
 type AvailabilityFields = Loose<Query<typeof contract.availability.variant>>;
 /**
  * One venue-local day, or a range of at most 62 days: `{ date }` or `{ from, to }`, never both and never
@@ -155,6 +175,15 @@ export function createPartnerClient(options: PartnerClientOptions) {
     /** One booking by the external_id you gave it, as you gave it (`pms/58213`): encoded once, as the API wants. */
     getBookingByExternalId: (externalId: string, call?: CallOptions): Promise<GetBookingResult> =>
       api.getBooking(externalRef(externalId), call),
+    /** Every booking your key can see, by start then id, filtered: `{ updated_since }` for what changed since then. */
+    listBookings: (query: BookingsQuery = {}, call?: CallOptions): Promise<ListBookingsResult> =>
+      toResult(raw.bookings.list({ query: strings(query), ...extras(call) })),
+    /** A page of the events feed after `after` (exclusive), oldest first; see iterate.events to read them all. */
+    listEvents: (query: EventsQuery = {}, call?: CallOptions): Promise<ListEventsResult> =>
+      toResult(raw.events.list({ query: strings(query), ...extras(call) })),
+    /** One event by id (a delivery's webhook-id). */
+    getEvent: (eventId: string, call?: CallOptions): Promise<GetEventResult> =>
+      toResult(raw.events.get({ params: { event_id: segment('eventId', eventId) }, ...extras(call) })),
     /** Preview. Send `external_id` to make it retryable: a repeat answers 200 with the original (`replayed: true`). */
     createBooking: (venueId: string, body: CreateBookingInput, call?: CallOptions): Promise<CreateBookingResult> =>
       toResult(raw.bookings.create({ params: { venue_id: segment('venueId', venueId) }, body, ...extras(call) })),
@@ -204,6 +233,28 @@ export function createPartnerClient(options: PartnerClientOptions) {
         call?: CallOptions,
       ): AsyncGenerator<Booking, void, undefined> =>
         paginate((page) => api.listCustomerBookings(venueId, customerId, { page_size: 100, ...query, page }, call)),
+      /** Every booking your key can see that matches `query`, by start then id, 100 per request. */
+      bookings: (
+        query: WithoutPage<BookingsQuery> = {},
+        call?: CallOptions,
+      ): AsyncGenerator<Booking, void, undefined> =>
+        paginate((page) => api.listBookings({ page_size: 100, ...query, page }, call)),
+      /**
+       * Every event after `after` (exclusive; from the oldest kept without it), in the feed's order, 100 per
+       * request, until the feed has no more: `for await (const e of client.iterate.events({ after: lastSeen }))`.
+       * Keep the id of the last event you handled and start from it next time. A cursor past retention throws the
+       * PartnerApiError of 410 EVENT_CURSOR_EXPIRED.
+       */
+      events: (
+        query: Omit<EventsQuery, 'after'> & { after?: string | null | undefined } = {},
+        call?: CallOptions,
+      ): AsyncGenerator<Event, void, undefined> => {
+        const { after, ...filters } = query;
+        return paginateAfter(
+          (cursor) => api.listEvents({ limit: 100, ...filters, ...(cursor && { after: cursor }) }, call),
+          after ?? undefined,
+        );
+      },
     },
   };
 }
@@ -219,7 +270,7 @@ async function toResult<R extends { status: number; body: unknown; headers: Head
   if (response.status < 200 || response.status >= 300) {
     return { ok: false, error: new PartnerApiError(response.status, response.body, response.headers), lastResponse };
   }
-  const body = response.body as { data: unknown; pagination?: unknown };
+  const body = response.body as { data: unknown; pagination?: unknown; has_more?: boolean; next_after?: unknown };
   return {
     ok: true,
     status: response.status,
@@ -227,14 +278,21 @@ async function toResult<R extends { status: number; body: unknown; headers: Head
     replayed: response.headers.get('idempotent-replayed') === 'true',
     lastResponse,
     ...(body.pagination !== undefined && { pagination: body.pagination }),
+    ...(body.has_more !== undefined && { has_more: body.has_more, next_after: body.next_after }),
   } as SuccessOf<R>;
 }
 
-/** Query values go on the URL as text; ts-rest would not stringify numbers against a string schema's type. */
-function strings<Q extends object>(query: Q): { [K in keyof Q]: Exclude<Q[K], number> } {
+/**
+ * Query values go on the URL as text; ts-rest would not stringify numbers against a string schema's type. A list
+ * (statuses, event types) goes as the comma list the API takes.
+ */
+function strings<Q extends object>(query: Q): { [K in keyof Q]: Exclude<Q[K], number | readonly string[]> } {
   return Object.fromEntries(
-    Object.entries(query).map(([key, value]) => [key, typeof value === 'number' ? String(value) : value]),
-  ) as { [K in keyof Q]: Exclude<Q[K], number> };
+    Object.entries(query).map(([key, value]) => [
+      key,
+      typeof value === 'number' ? String(value) : Array.isArray(value) ? value.join(',') : value,
+    ]),
+  ) as { [K in keyof Q]: Exclude<Q[K], number | readonly string[]> };
 }
 
 /** `ext:` and the external id as given: `segment` encodes the whole once (`ext%3Apms%2F58213`). */

@@ -4,6 +4,11 @@ export {
   type RescheduleBookingResult,
   type CreateBookingResult,
   type GetBookingResult,
+  type GetEventResult,
+  type ListBookingsResult,
+  type ListEventsResult,
+  type BookingsQuery,
+  type EventsQuery,
   type GetVenueResult,
   type ListCustomerBookingsResult,
   type ListCustomersResult,
@@ -32,7 +37,7 @@ export {
   type Result,
   type Success,
 } from './errors.js';
-export { type PageResult, paginate } from './paginate.js';
+export { type CursorPageResult, type PageResult, paginate, paginateAfter } from './paginate.js';
 export { type RateLimit, type ResponseInfo } from './response-info.js';
 export { defaultRetry, type RetryOptions } from './retry.js';
 export * from './types.js';

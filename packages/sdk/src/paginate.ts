@@ -20,3 +20,28 @@ export async function* paginate<T>(
     if (result.data.length === 0 || page >= result.pagination.total_pages) return;
   }
 }
+
+/** What `paginateAfter` needs from one page: the Result of a list read with an `after` cursor. */
+export type CursorPageResult<T> = Success<T[], number, { has_more: boolean; next_after: string | null }> | Failure;
+
+/**
+ * Every item of a list read with an `after` cursor (the events feed), page after page, from `after` (exclusive)
+ * until a page says there is no more. Throws the `PartnerApiError` of the first page that fails. Unlike offset
+ * pages, the order never changes under the walk: each item comes once, and items that arrive during the walk come
+ * at its end.
+ *
+ * `for await (const e of paginateAfter((after) => api.listEvents({ after, limit: 100 }), lastSeen)) { … }`
+ */
+export async function* paginateAfter<T>(
+  fetchPage: (after: string | undefined) => Promise<CursorPageResult<T>>,
+  after?: string,
+): AsyncGenerator<T, void, undefined> {
+  let cursor = after;
+  for (;;) {
+    const result = await fetchPage(cursor);
+    if (!result.ok) throw result.error;
+    yield* result.data;
+    if (!result.has_more || result.data.length === 0) return;
+    cursor = result.next_after ?? cursor;
+  }
+}

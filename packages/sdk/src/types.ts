@@ -7,6 +7,7 @@ import type {
   Cancellation as CancellationSchema,
   CreateBookingBody,
   Customer as CustomerSchema,
+  Event as EventSchema,
   DayAvailability as DayAvailabilitySchema,
   Guest as GuestSchema,
   Money as MoneySchema,
@@ -43,6 +44,8 @@ export interface Cancellation extends Omit<z.infer<typeof CancellationSchema>, '
   fee: Money;
 }
 export interface Money extends z.infer<typeof MoneySchema> {}
+/** One event of the feed: a webhook body (`type`, `timestamp`, `data`) with its `id` and `livemode`; `type` tells them apart. */
+export type Event = z.infer<typeof EventSchema>;
 export interface Pagination extends z.infer<typeof PaginationSchema> {}
 export interface Slot extends z.infer<typeof SlotSchema> {}
 export interface AvailabilityDay extends Omit<z.infer<typeof AvailabilityDaySchema>, 'slots'> {

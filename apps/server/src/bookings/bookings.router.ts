@@ -1,8 +1,8 @@
 import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
-import { Temporal } from 'temporal-polyfill';
 import { auditTrailOf } from '../audit/audit-trail.js';
+import { Temporal } from 'temporal-polyfill';
 import { scopeOfPrincipal } from '../auth/organisation-scope.js';
 import { principalOf } from '../auth/principal.js';
 import { paginated, pageWindow } from '../http/pagination.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { WebhookEventType } from '@spa/contract';
+import { WEBHOOK_EVENT_TYPES } from '@spa/contract';
 import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
@@ -50,7 +50,7 @@ async function world(ctx: TestContext) {
 async function recordEvent(
   db: Db,
   bookingId: string,
-  type: Exclude<WebhookEventType, 'booking.rescheduled'> = 'booking.confirmed',
+  type: Parameters<typeof recordBookingEvent>[1] = 'booking.confirmed',
 ) {
   await db.transaction().execute(async (trx) => {
     const row = await trx
@@ -232,7 +232,7 @@ describe('GET /v1/events', () => {
     [
       '?type=booking.created,booking.lost',
       'type',
-      'type must be a comma-separated list of booking.created, booking.awaiting_therapist, booking.confirmed, booking.cancelled, booking.completed, booking.no_show',
+      `type must be a comma-separated list of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
     ],
   ])('answers 400 for %s', async (query, path, message) => {
     const res = await ctx.api.get(`/v1/events${query}`, w.key);
