@@ -11,6 +11,7 @@ import * as apiKeyInserts from '../migrations/0008_api_key_inserts.js';
 import * as retention from '../migrations/0009_retention.js';
 import * as availabilityChanges from '../migrations/0010_availability_changes.js';
 import * as dashboardRoundTwo from '../migrations/0011_dashboard_round_two.js';
+import * as testMode from '../migrations/0012_test_mode.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009_retention': retention,
   '0010_availability_changes': availabilityChanges,
   '0011_dashboard_round_two': dashboardRoundTwo,
+  '0012_test_mode': testMode,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
