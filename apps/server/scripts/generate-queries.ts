@@ -36,6 +36,7 @@ const ROW = {
   venue_id: ID,
   treatment_id: ID,
   therapist_id: ID,
+  livemode: true,
   timezone: 'UTC',
   currency: 'EUR',
   opening_time: '00:00:00',
@@ -135,6 +136,7 @@ const principal: Principal = {
   venueId: null,
   scopes: new Set(),
   rateLimitPerMin: null,
+  livemode: true,
 };
 
 const operations: Operation[] = [

@@ -7,6 +7,7 @@ export const TAGS = {
   customers: 'Customers and their booking history',
   availability: 'Bookable slots (preview)',
   bookings: 'Create and cancel bookings (preview)',
+  test_helpers: 'Test mode: move test bookings as the venue would (test keys only)',
 } as const;
 
 export type Tag = keyof typeof TAGS;

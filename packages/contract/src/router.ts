@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { availabilityContract } from './availability.js';
 import { bookingsContract } from './bookings.js';
 import { customersContract } from './customers.js';
+import { testHelpersContract } from './test-helpers.js';
 import { treatmentsContract } from './treatments.js';
 import { venuesContract } from './venues.js';
 
@@ -15,6 +16,7 @@ export const contract = c.router(
     customers: customersContract,
     availability: availabilityContract,
     bookings: bookingsContract,
+    testHelpers: testHelpersContract,
   },
   { pathPrefix: '/v1', strictStatusCodes: true },
 );

@@ -33,6 +33,7 @@ function callerOf(row: ApiKeyRow): Caller {
       venueId: row.venue_id,
       scopes: new Set(row.scopes as Scope[]),
       rateLimitPerMin: row.rate_limit_per_min,
+      livemode: row.livemode,
     });
     callers.set(row, (caller = { principal, logged: { key_id: row.id, organisation_id: row.organisation_id } }));
   }
@@ -52,7 +53,7 @@ export function authenticate(keys: ApiKeyLookup, vault: KeyVault): RequestHandle
       const row = parsed && (await keys.find(parsed.id));
       // An unknown id pays for the same HMAC and comparison as a wrong secret: no timing tells ids apart.
       const verified = parsed !== undefined && vault.verify(parsed.secret, row?.secret_hmac ?? vault.dummyHmac);
-      if (!parsed || !row || row.revoked_at !== null || !verified) {
+      if (!parsed || !row || row.revoked_at !== null || !verified || row.livemode !== parsed.livemode) {
         throw new InvalidApiKeyError();
       }
       const { principal, logged } = callerOf(row);

@@ -67,7 +67,7 @@ export async function createBooking(options: CreateBookingOptions): Promise<Crea
   const { venue, variant } = await resolveVenueVariant(db, principal, venueRef, body.variant_id);
   if (!variant) {
     // A retry whose variant changed is still a retry: the original booking wins over the 404.
-    const original = await replayByExternalId(db, venue.id, input.externalId);
+    const original = await replayByExternalId(db, venue.id, principal.livemode, input.externalId);
     if (original) return original;
     throw new VariantNotFoundError();
   }
@@ -77,7 +77,7 @@ export async function createBooking(options: CreateBookingOptions): Promise<Crea
   } catch (error) {
     // A concurrent request with the same external_id committed first: it is the original.
     if (input.externalId && isUniqueViolation(error, 'bookings_venue_external_id_key')) {
-      const original = await replayByExternalId(db, venue.id, input.externalId);
+      const original = await replayByExternalId(db, venue.id, principal.livemode, input.externalId);
       if (original) return original;
     }
     // The connection died around COMMIT: the booking may exist, and then the partner gets its 201.
@@ -116,9 +116,10 @@ function checkInput(body: CreateBookingOptions['body'], now: Temporal.Instant): 
 async function replayByExternalId(
   db: Db,
   venueId: string,
+  livemode: boolean,
   externalId: string | null,
 ): Promise<CreateBookingResult | undefined> {
-  const original = externalId ? await findBookingByExternalId(db, venueId, externalId) : undefined;
+  const original = externalId ? await findBookingByExternalId(db, venueId, livemode, externalId) : undefined;
   return original && { booking: original, replayed: true };
 }
 
@@ -141,6 +142,7 @@ async function retryLostRaces(attempt: () => Promise<CreateBookingResult>): Prom
 interface SlotRequest extends CheckedInput {
   /** Chosen before the first attempt, so that after a lost connection the booking can be looked for by its id. */
   bookingId: string;
+  livemode: boolean;
   venue: VenueRow;
   variant: SnapshotVariant;
   end: Temporal.Instant;
@@ -153,12 +155,16 @@ function slotRequest(
   venue: VenueRow,
   variant: SnapshotVariant,
   input: CheckedInput,
-  { body, now }: CreateBookingOptions,
+  { body, now, principal }: CreateBookingOptions,
 ): SlotRequest {
+  const livemode = principal.livemode;
   const end = input.startAt.add({ minutes: variant.durationMinutes });
   const localDate = input.startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
-  const query = snapshotQuery(venue, variant, { from: localDate, to: localDate }, { start: input.startAt, end });
-  return { ...input, bookingId: randomUUID(), venue, variant, end, query, body, now };
+  const query = snapshotQuery(venue, variant, { from: localDate, to: localDate }, livemode, {
+    start: input.startAt,
+    end,
+  });
+  return { ...input, bookingId: randomUUID(), livemode, venue, variant, end, query, body, now };
 }
 
 /**
@@ -171,7 +177,7 @@ async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<
   // A replay wins over every later check: the partner gets its original booking back.
   if (!claim.locked) throw new DuplicateExternalIdError();
   if (claim.existingId)
-    return { booking: (await findBookingByExternalId(trx, r.venue.id, r.externalId!))!, replayed: true };
+    return { booking: (await findBookingByExternalId(trx, r.venue.id, r.livemode, r.externalId!))!, replayed: true };
   if (r.body.price_paid.currency !== r.venue.currency) throw new CurrencyMismatchError(r.venue.currency);
 
   const decision = decideBooking(
@@ -187,7 +193,7 @@ async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<
   await lockHolds(trx, holdLockKeys([roomId], therapistIds, ranges));
   const written = await insertBookingWithHolds(trx, {
     ...newBooking(r, decision),
-    ...holdsOf(roomId, therapistIds, r.venue, ranges),
+    ...holdsOf(roomId, therapistIds, r.venue, ranges, r.livemode),
   });
   if (written.outcome === 'therapist_busy_elsewhere') throw new SlotUnavailableError();
   await recordBookingEvent(trx, 'booking.created', written.booking);
@@ -200,6 +206,7 @@ function newBooking(r: SlotRequest, decision: BookingDecision): Omit<NewBooking,
   return {
     guest: {
       organisationId: venue.organisation_id,
+      livemode: r.livemode,
       firstName: body.guest.first_name,
       lastName: body.guest.last_name,
       email: body.guest.email,
@@ -223,6 +230,7 @@ function newBooking(r: SlotRequest, decision: BookingDecision): Omit<NewBooking,
       currency: body.price_paid.currency,
       created_at: now.toString(),
       updated_at: now.toString(),
+      livemode: r.livemode,
     },
     // The broadcast: every qualified therapist free at that slot is offered the booking.
     offeredTherapistIds: decision.offeredTherapistIds,

@@ -25,6 +25,7 @@ export async function sampleBookingEvent(
   organisationId: string,
   type: WebhookEventType,
   now: Temporal.Instant,
+  livemode: boolean,
 ): Promise<{ type: WebhookEventType; data: { booking: z.infer<typeof Booking> } }> {
   const variant = await db
     .selectFrom('variants')
@@ -81,6 +82,7 @@ export async function sampleBookingEvent(
                 reason: 'Test event',
               }
             : null,
+        livemode,
       },
     },
   };
