@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
-import { doc, IsoDate, named, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
+import { calendarDate, doc, IsoDate, named, queryInt, single, UtcInstant, Uuid, VenueRef } from './common.js';
 import { badRequest, commonErrors, variantNotFound, venueForbidden } from './errors.js';
 import { Example } from './examples.js';
 import { statuses } from './statuses.js';
@@ -84,10 +84,7 @@ export const AvailabilityResponse = single(
   'The slots',
 );
 
-const realDate = extendApi(
-  doc(z.string().date('must be a valid calendar date (YYYY-MM-DD)'), 'Venue-local calendar date, YYYY-MM-DD'),
-  { format: 'date' },
-);
+const realDate = doc(calendarDate(), 'Venue-local calendar date, YYYY-MM-DD');
 
 /** Presence rules only; the order and span of from/to are checked by the server with Temporal. */
 export const AvailabilityQuery = z

@@ -72,6 +72,47 @@ export const IsoDate = extendApi(
   { format: 'date' },
 );
 
+/** An offset within a day (`+23:59` at most, with or without the colon), or Z, at the very end. */
+const READABLE_OFFSET = /(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/;
+/** Any offset zod's datetime accepts: two digits, an optional colon, two digits. */
+const ANY_OFFSET = /[+-]\d\d:?\d\d$/;
+
+/**
+ * An ISO 8601 instant with an offset or Z, as a partner or a file sends it. zod's datetime also takes offsets no
+ * clock has (+24:00, -25:00, +23:60, +99:99) and a tenth decimal of a second, which Temporal refuses with a
+ * RangeError, and year 0000, which PostgreSQL refuses; this is the one schema every instant read from outside goes
+ * through, so whatever it lets pass, `Temporal.Instant.from` and a timestamptz read.
+ */
+export function offsetInstant(message: string) {
+  return z
+    .string({ required_error: 'is required' })
+    .datetime({ offset: true, message })
+    .superRefine((value, ctx) => {
+      if (!value.includes('T')) return; // not an instant at all: the datetime check has said so
+      if (value.startsWith('0000-')) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be in year 0001 or later' });
+      } else if (ANY_OFFSET.test(value) && !READABLE_OFFSET.test(value)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must have an offset from -23:59 to +23:59, or Z' });
+      } else if (/\.\d{10,}/.test(value)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must have at most 9 decimals of a second' });
+      }
+    });
+}
+
+/**
+ * A calendar date that exists (2026-02-30 and 2026-13-01 are refused), so that `Temporal.PlainDate.from` reads it
+ * and PostgreSQL's date does too: year 0000 (ISO 8601's 1 BC) is a date zod and Temporal take and PostgreSQL has not.
+ */
+export function calendarDate(message = 'must be a valid calendar date (YYYY-MM-DD)') {
+  return extendApi(
+    z
+      .string()
+      .date(message)
+      .refine((value) => !value.startsWith('0000-'), message),
+    { format: 'date' },
+  );
+}
+
 /**
  * An instant as the API writes it: UTC, to the second, `YYYY-MM-DDTHH:mm:ssZ`. The server validates its own
  * answers against this, so no other precision or offset can leave it.

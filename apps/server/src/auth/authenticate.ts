@@ -50,12 +50,18 @@ export function authenticate(keys: ApiKeyLookup, vault: KeyVault): RequestHandle
       const raw = presentedKey(req);
       if (!raw) throw new MissingApiKeyError();
       const parsed = parseApiKey(raw);
-      const row = parsed && (await keys.find(parsed.id));
-      // An unknown id pays for the same HMAC and comparison as a wrong secret: no timing tells ids apart.
-      const verified = parsed !== undefined && vault.verify(parsed.secret, row?.secret_hmac ?? vault.dummyHmac);
-      if (!parsed || !row || row.revoked_at !== null || !verified || row.livemode !== parsed.livemode) {
-        throw new InvalidApiKeyError();
+      if (!parsed) throw new InvalidApiKeyError();
+      // An unknown id pays for the same lookup, HMAC and comparison as a wrong secret: no timing tells ids apart.
+      let row = await keys.find(parsed.id);
+      let verified = vault.verify(parsed.secret, row?.secret_hmac ?? vault.dummyHmac);
+      if ((!row || row.revoked_at !== null || !verified) && keys.recheck) {
+        // Every refusal, known id or not, looks again once earlier commits are known: a key just made elsewhere.
+        row = await keys.recheck(parsed.id);
+        verified = vault.verify(parsed.secret, row?.secret_hmac ?? vault.dummyHmac);
       }
+      // A key of the other mode's prefix (sk_test_ for a live key) is not that key.
+      if (!row || row.revoked_at !== null || !verified || row.livemode !== parsed.livemode)
+        throw new InvalidApiKeyError();
       const { principal, logged } = callerOf(row);
       res.locals.principal = principal;
       req.log = req.log?.child(logged);

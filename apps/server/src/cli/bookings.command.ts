@@ -1,4 +1,4 @@
-import { BookingStatus, isUuid } from '@spa/contract';
+import { BookingStatus, calendarDate, isUuid } from '@spa/contract';
 import { type Command, InvalidArgumentError } from 'commander';
 import { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
@@ -22,13 +22,10 @@ const status = (value: string) => {
   return parsed.data;
 };
 
+const CALENDAR_DATE = calendarDate();
 const date = (value: string) => {
-  try {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return Temporal.PlainDate.from(value, { overflow: 'reject' });
-  } catch {
-    // reported below, as a malformed value is
-  }
-  throw new InvalidArgumentError('must be a date YYYY-MM-DD');
+  if (!CALENDAR_DATE.safeParse(value).success) throw new InvalidArgumentError('must be a date YYYY-MM-DD');
+  return Temporal.PlainDate.from(value);
 };
 
 /** `2026-11-23 10:00`: the venue's wall clock, to the minute. */
@@ -107,7 +104,9 @@ export function registerBookings(program: Command, host: CommandHost): void {
 
   bookings
     .command('accept')
-    .description('a therapist accepts a pending booking: it becomes confirmed and assigned to them')
+    .description(
+      'a therapist accepts a pending booking: confirmed once one therapist per guest has accepted (the first is assigned)',
+    )
     .argument('<booking-id>', 'booking UUID', uuid)
     .requiredOption('--therapist <id>', 'the accepting therapist (UUID, as bookings list shows)', uuid)
     .action(async (bookingId: string, options: { therapist: string }) => {
@@ -119,7 +118,13 @@ export function registerBookings(program: Command, host: CommandHost): void {
           audit: operatorTrail(host.clock),
         }),
       );
-      print(host, `Booking ${booking.id} is ${booking.status}, assigned to therapist ${booking.therapist_id}.`);
+      const accepted = `${booking.accepted_count} of ${booking.guest_count} therapist${booking.guest_count === 1 ? '' : 's'} accepted`;
+      print(
+        host,
+        booking.status === 'confirmed'
+          ? `Booking ${booking.id} is confirmed (${accepted}), assigned to therapist ${booking.therapist_id}.`
+          : `Booking ${booking.id} is ${booking.status}: ${accepted}; it is confirmed when all have.`,
+      );
     });
 
   for (const [name, outcome] of [

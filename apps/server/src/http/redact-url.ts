@@ -1,7 +1,12 @@
 /** Query parameters whose value may be a credential, matched case-insensitively on the name. */
 const SECRET_PARAM = /key|token|secret|auth|password|signature/i;
-/** What a credential of ours starts with: an API key (sk_live_…) or a webhook signing secret (whsec_…). */
-const SECRET_PREFIX = /sk_live_|whsec_/i;
+/**
+ * What marks a credential of ours: an API key's prefix (sk_live_…, sk_test_…), a webhook signing secret's (whsec_…),
+ * or an API key's secret half without any prefix: 64 hexadecimal characters, which is also what a key pasted
+ * without `sk_live_` (`{id}_{secret}`) contains. A partner's trace id that is a bare SHA-256 is replaced too: it
+ * cannot be told apart from a secret.
+ */
+const SECRET_MARK = /sk_(?:live|test)_|whsec_|[0-9a-f]{64}/i;
 /**
  * Percent-decoding layers undone before looking: a value encoded twice shows `%255f`, not `_`. Past this many
  * layers a text that still decodes further is treated as a secret: it cannot be shown to be harmless.
@@ -52,7 +57,7 @@ export function redactUrl(url: string): string {
 export function looksLikeSecret(text: string): boolean {
   let current = text;
   for (let round = 0; round <= MAX_DECODE_ROUNDS; round++) {
-    if (SECRET_PREFIX.test(current)) return true;
+    if (SECRET_MARK.test(current)) return true;
     const next = decodeOnce(current);
     if (next === current) return false;
     current = next;

@@ -1,5 +1,6 @@
 import {
   BookingStatus,
+  calendarDate,
   CancellationTier,
   chars,
   CurrencyCode,
@@ -7,6 +8,7 @@ import {
   LANGUAGE_CODE,
   MAX_PRICE,
   Money,
+  offsetInstant,
   Scope,
   VenueDetail,
   VenueType,
@@ -25,8 +27,8 @@ const id = z.string().uuid('must be a UUID').describe('A UUID chosen by the auth
 const hex = (length: number) =>
   z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`), `must be ${length} lower-case hexadecimal characters`);
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time of day HH:mm or HH:mm:ss');
-const date = z.string().date('must be a date YYYY-MM-DD');
-const instant = z.string().datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset' });
+const date = calendarDate('must be a date YYYY-MM-DD');
+const instant = offsetInstant('must be an ISO 8601 instant with an offset');
 // PostgreSQL text cannot hold the NUL character; the file is told so with the field's path.
 const noNul = [(s: string) => !s.includes('\u0000'), 'must not contain the NUL character (\\u0000)'] as const;
 const text = z

@@ -79,7 +79,7 @@ where h.therapist_id = any($8::uuid[]) and h.livemode = $9 and h.venue_id <> $10
          $20, $21, $22, $23, $24, $25, $26, $27,
          $28
   from customer
-  returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "livemode"
+  returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "livemode"
 ), room_hold as (
   insert into room_reservations (booking_id, room_id, during, livemode)
   select booking.id, $29, $30::tstzrange, $31 from booking

@@ -114,6 +114,37 @@ describe('POST /v1/venues/{venue_id}/bookings: errors', () => {
     expect((await ctx.api.book(f.venue.id, body({ notes: 'x'.repeat(500) }), f.key)).status).toBe(201); // 500 is allowed
   });
 
+  it('answers 400, never 500, for an offset beyond a day or a fraction finer than a nanosecond', async () => {
+    const offset = 'start_at must have an offset from -23:59 to +23:59, or Z';
+    const cases: [string, string][] = [
+      ['2027-01-10T10:00:00+24:00', offset],
+      ['2027-01-10T10:00:00+25:00', offset],
+      ['2027-01-10T10:00:00-25:00', offset],
+      ['2027-01-10T10:00:00+23:60', offset],
+      ['2027-01-10T10:00:00+99:99', offset],
+      ['2027-01-10T10:00:00+2400', offset],
+      ['2027-01-10T10:00:00.1234567891Z', 'start_at must have at most 9 decimals of a second'],
+      ['0000-01-10T10:00:00Z', 'start_at must be in year 0001 or later'],
+    ];
+    for (const [startAt, message] of cases) {
+      const res = await ctx.api.book(f.venue.id, invalidBookingBody(f.variant.id, { start_at: startAt }), f.key);
+      expect([res.status, res.body], startAt).toEqual([
+        400,
+        error(message, { details: [{ path: 'start_at', message }] }),
+      ]);
+    }
+    // The edges that do exist are read: a slot that is not listed, not a malformed instant.
+    for (const startAt of [
+      '2027-01-10T10:00:00+23:59',
+      '2027-01-10T10:00:00-23:59',
+      '2027-01-10T10:00:00.123456789Z',
+    ]) {
+      expect((await ctx.api.book(f.venue.id, bookingBody(f.variant.id, { start_at: startAt }), f.key)).status).toBe(
+        409,
+      );
+    }
+  });
+
   it('lists every problem in details when several fields are wrong, the first one in error', async () => {
     const res = await ctx.api.book(
       f.venue.id,
@@ -327,6 +358,9 @@ describe('POST /v1/venues/{venue_id}/bookings: errors', () => {
         '2026-12-05T10:00:00Z',
         '2026-12-05T10:00:00+01:00',
         '2026-02-30T10:00:00Z',
+        '2026-12-05T10:00:00+24:00',
+        '2026-12-05T10:00:00-99:99',
+        '2026-12-05T10:00:00.0000000001Z',
         '9999-12-31T23:59:59Z',
         '0000-01-01T00:00:00Z',
         'ext:x',

@@ -73,6 +73,13 @@ describe('bookings from the dashboard: list, detail, acceptance, complete, no-sh
     expect(elsewhere.body.data).toEqual([]);
     const bad = await as(admin).list({ query: { from: '2026-02-30' } });
     expect([bad.status, errorOf(bad)]).toEqual([400, 'from must be a valid calendar date (YYYY-MM-DD)']);
+    // Year 0000 is ISO 8601's 1 BC, which no PostgreSQL date holds: refused as a date, never sent to SQL.
+    for (const query of [{ from: '0000-01-01' }, { to: '0000-12-31' }]) {
+      const res = await as(admin).list({ query });
+      const field = Object.keys(query)[0];
+      expect([res.status, errorOf(res)]).toEqual([400, `${field} must be a valid calendar date (YYYY-MM-DD)`]);
+    }
+    expectStatus(await as(admin).list({ query: { from: '0001-01-01', to: '9999-12-31' } }), 200);
   });
 
   it('shows one booking with its timeline, its deliveries (admin) and the therapists who may accept it', async () => {

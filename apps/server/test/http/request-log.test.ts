@@ -80,4 +80,32 @@ describe('request log', () => {
       },
     ]);
   });
+  it('never echoes nor logs a request id that carries a key, with its prefix or without', async () => {
+    const secret = 'ab'.repeat(32);
+    const given = [
+      `sk_live_de0000000001_${secret}`,
+      `sk_test_de0000000001_${secret}`,
+      `de0000000001_${secret}`,
+      `DE0000000001_${secret.toUpperCase()}`,
+      `trace-de0000000001_${secret}`,
+      secret,
+      `whsec_${'A'.repeat(43)}`,
+    ];
+    for (const id of given) {
+      lines.length = 0;
+      const res = await ctx.partner(f.key).venues.list({ extraHeaders: { 'x-request-id': id } });
+      const sent = res.headers.get('x-request-id');
+      expect(sent, id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(lines, id).toHaveLength(1);
+      const logged = JSON.stringify(lines[0]);
+      expect(logged, id).not.toContain(secret);
+      expect(logged, id).not.toContain(secret.toUpperCase());
+      expect(logged, id).not.toContain(id);
+      expect(lines[0]).toMatchObject({ req: { id: sent }, res: { headers: { 'x-request-id': sent } } });
+    }
+    // A trace id that only looks hexadecimal, shorter than a secret, is still echoed.
+    const trace = 'de0000000001_0123456789abcdef';
+    const res = await ctx.partner(f.key).venues.list({ extraHeaders: { 'x-request-id': trace } });
+    expect(res.headers.get('x-request-id')).toBe(trace);
+  });
 });

@@ -188,7 +188,10 @@ describe('importVenueData: an invalid file', () => {
     file.venues[2].blocks[0] = { id: file.venues[2].blocks[0].id, start_time: '13:00', end_time: '14:00' };
     file.api_keys[0].id = 'DE0000000001';
     file.api_keys[1].scopes = ['venues:read', 'admin'];
-    file.therapists[0].absences = [{ start_at: '2026-12-01T10:00:00', end_at: '2026-12-01T12:00:00Z' }];
+    file.therapists[0].absences = [
+      { start_at: '2026-12-01T10:00:00', end_at: '2026-12-01T12:00:00Z' },
+      { start_at: '2026-12-01T10:00:00+24:00', end_at: '2026-12-01T12:00:00.1234567891Z' },
+    ];
     file.customers[0].email = 'not-an-email';
     file.bookings[0].status = 'done';
     delete file.bookings[1].total_price;
@@ -201,6 +204,8 @@ describe('importVenueData: an invalid file', () => {
       'venues[1].treatments[0].variants[0].price.amount: must have at most 2 decimals in EUR',
       'venues[2].blocks[0]: must be a daily block { id, daily: true, start_time, end_time, reason } or a one-off block { id, start_at, end_at, reason }',
       'therapists[0].absences[0].start_at: must be an ISO 8601 instant with an offset',
+      'therapists[0].absences[1].start_at: must have an offset from -23:59 to +23:59, or Z',
+      'therapists[0].absences[1].end_at: must have at most 9 decimals of a second',
       'customers[0].email: must be a valid email address',
       'bookings[0].status: must be one of pending, awaiting_therapist, confirmed, completed, no_show, cancelled',
       'bookings[1].total_price: is required',

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { Booking, BookingStatus, CancelBookingBody } from '../bookings.js';
-import { Money, page, PaginationQuery, single, UtcInstant, Uuid, VenueRef } from '../common.js';
+import { calendarDate, Money, page, PaginationQuery, single, UtcInstant, Uuid, VenueRef } from '../common.js';
 import { Customer } from '../customers.js';
 import { failure } from '../errors.js';
 import { WebhookEventType } from '../webhooks.js';
@@ -37,6 +37,7 @@ export const BookingRow = Booking.pick({
   start_at: true,
   end_at: true,
   guest_count: true,
+  therapists_accepted: true,
   total_price: true,
   external_id: true,
   created_at: true,
@@ -67,15 +68,16 @@ export const BookingDetail = Booking.extend({
     .describe('Deliveries of its events to the organisation endpoints (empty for desk: webhooks belong to admins)'),
   eligible_therapists: z
     .array(TherapistSummary)
-    .describe('Therapists the booking was offered to, who may accept it; empty unless pending or awaiting_therapist'),
+    .describe(
+      'Therapists the booking was offered to who have not accepted it yet and may; empty unless pending or awaiting_therapist',
+    ),
   cancellation_quote: z
     .object({ partner: CancellationQuote, customer: CancellationQuote })
     .nullable()
     .describe('The fee a cancellation now would cost, per side; null when the booking can no longer be cancelled'),
 });
 
-/** A calendar date that exists (2026-02-30 is refused), as the availability query checks its dates. */
-const LocalDay = z.string().date('must be a valid calendar date (YYYY-MM-DD)');
+const LocalDay = calendarDate();
 
 /**
  * `upcoming` (the default): bookings still to start, the soonest first, then those that started, the latest first.
