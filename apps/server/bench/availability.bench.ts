@@ -50,14 +50,14 @@ export async function benchAvailability(kind: 'pglite' | 'postgres') {
       { id: scenario.venue.id },
       variant.id,
     ))!;
-    const snapshot = await loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO });
+    const snapshot = await loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO }, true);
     const pure: number[] = [];
     for (let i = 0; i < RUNS * 4; i++)
       pure.push((await timed(() => computeDays(snapshot, { from: FROM, to: TO }, NOW)))[0]);
     const load: number[] = [];
     for (let i = 0; i < RUNS; i++)
       load.push(
-        (await timed(() => loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO })))[0],
+        (await timed(() => loadSnapshot(database.db, venue, toSnapshotVariant(row!), { from: FROM, to: TO }, true)))[0],
       );
     await server.close();
 

@@ -108,7 +108,7 @@ export async function serveBaseline(options: { databaseUrl: string; db: Db; vaul
         requiredSkills: variant.required_skills,
       };
       const period = { from: date, to: date };
-      const q = snapshotQuery(venue, snapshotVariant, period);
+      const q = snapshotQuery(venue, snapshotVariant, period, true);
       const [snapshotRow] = await query('b_snapshot', snapshot.sql, snapshot.values(q));
       const days = computeDays(toSnapshot(venue, snapshotVariant, snapshotRow as never), period, options.now, 1);
       res.json({

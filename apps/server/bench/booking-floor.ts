@@ -40,6 +40,7 @@ export async function measureCreateFloor(options: {
     venueId: null,
     scopes: new Set<Scope>(['bookings:write']),
     rateLimitPerMin: null,
+    livemode: true,
   };
   const parsed = options.bodies.map((body) => CreateBookingBody.parse(body));
   const latencies: number[] = [];

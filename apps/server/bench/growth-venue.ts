@@ -75,7 +75,7 @@ export async function buildGrowthVenue(
   const variants = [];
   for (const treatment of treatments) {
     const { variant } = (await findVenueWithVariant(db, { id: venue.id }, treatment.variant.id))!;
-    const snapshot = await loadSnapshot(db, venueRow, toSnapshotVariant(variant!), range);
+    const snapshot = await loadSnapshot(db, venueRow, toSnapshotVariant(variant!), range, true);
     variants.push({ snapshot, priceMinor: treatment.variant.price_minor });
   }
   const placed = await placeBookings(db, venueRow, variants, {

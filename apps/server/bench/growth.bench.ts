@@ -101,7 +101,7 @@ async function pureSplit(db: Parameters<typeof loadSnapshot>[0], venueId: string
   let resources = 0;
   let holds = 0;
   for (let i = 0; i < RUNS.pure + RUNS.warmUp; i++) {
-    const [load, snapshot] = await timed(() => loadSnapshot(db, venue, snapshotVariant, period));
+    const [load, snapshot] = await timed(() => loadSnapshot(db, venue, snapshotVariant, period, true));
     const [compute, days] = await timed(() => computeDays(snapshot, period, NOW, 1));
     // As availability.router.ts builds its answer, then as ts-rest checks (responseValidation) and sends it.
     const [map, data] = await timed(() => ({

@@ -77,6 +77,7 @@ export async function buildScenario(
     venueId: null,
     scopes: new Set(SCOPES),
     rateLimitPerMin: null,
+    livemode: true,
   };
 
   const random = seeded(42);

@@ -37,6 +37,7 @@ const ROW = {
   venue_id: ID,
   treatment_id: ID,
   therapist_id: ID,
+  livemode: true,
   timezone: 'UTC',
   currency: 'EUR',
   opening_time: '00:00:00',
@@ -139,6 +140,7 @@ const principal: Principal = {
   venueId: null,
   scopes: new Set(),
   rateLimitPerMin: null,
+  livemode: true,
 };
 
 const operations: Operation[] = [

@@ -33,6 +33,7 @@ import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { treatmentsRouter } from './treatments/treatments.router.js';
 import { venuesRouter } from './venues/venues.router.js';
 import { readSettings } from './config/config.js';
+import { testHelpersRouter } from './bookings/test-helpers.router.js';
 
 /** Paths of the partner API, as Express matches a mount path (`app.use('/v1')`): case-insensitive. */
 const API_PATH = /^\/v1\/?(?=\/|$)/i;
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): Express {
     availability: availabilityRouter(routeDeps),
     bookings: bookingsRouter(routeDeps),
     events: eventsRouter(routeDeps),
+    testHelpers: testHelpersRouter(routeDeps),
   });
   createExpressEndpoints(contract, validated ? checkResponses(contract, router) : router, api, {
     logInitialization: false,

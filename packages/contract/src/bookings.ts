@@ -127,6 +127,7 @@ export const PENDING_EXAMPLE = {
   created_at: Example.createdAt,
   updated_at: Example.createdAt,
   cancellation: null,
+  livemode: true,
 };
 
 export const Booking = named(
@@ -167,6 +168,11 @@ export const Booking = named(
         Example.createdAt,
       ),
       cancellation: doc(Cancellation.nullable(), 'null unless the booking is cancelled'),
+      livemode: doc(
+        z.boolean(),
+        'true for a live booking; false for one made with a test key (sk_test_), which no venue ever sees',
+        true,
+      ),
     }),
     'A booking, as every endpoint and webhook returns it',
     PENDING_EXAMPLE,

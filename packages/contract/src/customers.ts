@@ -28,6 +28,7 @@ export const Customer = named(
       phone: doc(z.string().nullable(), 'Phone number, E.164', '+33612345600'),
       language: doc(z.string(), 'ISO 639-1', 'fr'),
       created_at: doc(UtcInstant, 'When the customer was first recorded', '2026-01-01T00:00:00Z'),
+      livemode: doc(z.boolean(), 'true for a live customer; false for one a test key (sk_test_) made', true),
     }),
     'A customer of the organisation: one per email address',
   ),

@@ -39,6 +39,8 @@ export const ErrorText = {
   ServiceUnavailable: 'Service unavailable',
   UnsupportedContentEncoding: 'Unsupported Content-Encoding: send the body as identity, gzip or deflate',
   RequestTimeout: 'Request body did not arrive within 10 s of its headers',
+  /** A test helper called with a live key. */
+  TestModeOnly: 'Test mode only',
 } as const;
 
 const RequestId = doc(z.string(), 'The request id (also in the X-Request-Id header); quote it to support', REQUEST_ID);
@@ -140,6 +142,12 @@ export const ForbiddenErrorBody = fixedError(
   'ForbiddenError',
   [ErrorText.Forbidden],
   '403: a venue of another organisation, or one the key is not restricted to',
+);
+
+export const TestModeOnlyErrorBody = fixedError(
+  'TestModeOnlyError',
+  [ErrorText.TestModeOnly],
+  '403: a test helper called with a live key (sk_live_); use your test key (sk_test_)',
 );
 
 export const VenueNotFoundErrorBody = fixedError(

@@ -7,6 +7,7 @@ export * from './venues.js';
 export * from './treatments.js';
 export * from './customers.js';
 export * from './bookings.js';
+export * from './test-helpers.js';
 export * from './availability.js';
 export * from './router.js';
 export * from './webhooks.js';

@@ -8,6 +8,7 @@ export const TAGS = {
   availability: 'Bookable slots (preview)',
   bookings: 'Create and cancel bookings (preview)',
   events: 'What happened to bookings, in order: the events feed',
+  test_helpers: 'Test mode: move test bookings as the venue would (test keys only)',
 } as const;
 
 export type Tag = keyof typeof TAGS;

@@ -3,6 +3,7 @@ import { availabilityContract } from './availability.js';
 import { bookingsContract } from './bookings.js';
 import { customersContract } from './customers.js';
 import { eventsContract } from './events.js';
+import { testHelpersContract } from './test-helpers.js';
 import { treatmentsContract } from './treatments.js';
 import { venuesContract } from './venues.js';
 
@@ -17,6 +18,7 @@ export const contract = c.router(
     availability: availabilityContract,
     bookings: bookingsContract,
     events: eventsContract,
+    testHelpers: testHelpersContract,
   },
   { pathPrefix: '/v1', strictStatusCodes: true },
 );

@@ -38,7 +38,7 @@ export const WebhookEventData = named(
 );
 
 /**
- * The body of one event type: `{ type, timestamp, data: { booking } }`, named `BookingCreatedEvent` and so on in
+ * The body of one event type: `{ type, timestamp, livemode, data: { booking } }`, named `BookingCreatedEvent` and so on in
  * the OpenAPI document (its `webhooks`). The server builds every event body with this type.
  */
 function bookingEvent<const T extends WebhookEventType>(name: string, type: T, description: string) {
@@ -48,6 +48,11 @@ function bookingEvent<const T extends WebhookEventType>(name: string, type: T, d
       z.object({
         type: doc(z.literal(type), 'The event type: what happened to the booking', type),
         timestamp: doc(UtcInstant, "When the change happened (the booking's updated_at)", Example.createdAt),
+        livemode: doc(
+          z.boolean(),
+          "true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)",
+          true,
+        ),
         data: WebhookEventData,
       }),
       `${description} (preview)`,
@@ -105,6 +110,11 @@ export const BookingRescheduledEvent = named(
         'booking.rescheduled',
       ),
       timestamp: doc(UtcInstant, "When the change happened (the booking's updated_at)", Example.createdAt),
+      livemode: doc(
+        z.boolean(),
+        "true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)",
+        true,
+      ),
       data: BookingRescheduledEventData,
     }),
     'The booking moved to another start (same id and booking_number); status pending again when its therapists could not all follow (preview)',

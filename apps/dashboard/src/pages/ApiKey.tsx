@@ -27,7 +27,8 @@ function KeyPanel() {
     onSuccess: ({ data }) => setShown({ value: data.key, fresh: false }),
   });
   const regenerate = useMutation({
-    mutationFn: () => ok(api.key.regenerate()),
+    // The key shown is the one replaced: if another admin replaced it a moment before, the server says so (409).
+    mutationFn: () => ok(api.key.regenerate({ body: { key_id: key.data?.data?.id } })),
     onSuccess: async ({ data }) => {
       setConfirming(false);
       setShown({ value: data.key, fresh: true });

@@ -1,25 +1,30 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
-/** `sk_live_{id}_{secret}`: id 12 lower-case hex characters, secret 64 (docs/api.md, "Authentication and keys"). */
-const KEY_FORMAT = /^sk_live_([0-9a-f]{12})_([0-9a-f]{64})$/;
+/**
+ * `sk_live_{id}_{secret}` or `sk_test_{id}_{secret}`: id 12 lower-case hex characters, secret 64 (docs/api.md,
+ * "Authentication and keys"). The prefix names the key's mode; the row's mode must agree.
+ */
+const KEY_FORMAT = /^sk_(live|test)_([0-9a-f]{12})_([0-9a-f]{64})$/;
 
 export interface ParsedKey {
   id: string;
   secret: string;
+  /** True for `sk_live_`, false for `sk_test_`. */
+  livemode: boolean;
 }
 
 export function parseApiKey(raw: string): ParsedKey | undefined {
   const match = KEY_FORMAT.exec(raw);
-  return match ? { id: match[1]!, secret: match[2]! } : undefined;
+  return match ? { livemode: match[1] === 'live', id: match[2]!, secret: match[3]! } : undefined;
 }
 
-export function formatApiKey({ id, secret }: ParsedKey): string {
-  return `sk_live_${id}_${secret}`;
+export function formatApiKey({ id, secret, livemode }: ParsedKey): string {
+  return `sk_${livemode ? 'live' : 'test'}_${id}_${secret}`;
 }
 
-export function generateKeyParts(): ParsedKey {
-  return { id: randomBytes(6).toString('hex'), secret: randomBytes(32).toString('hex') };
+export function generateKeyParts(livemode: boolean): ParsedKey {
+  return { id: randomBytes(6).toString('hex'), secret: randomBytes(32).toString('hex'), livemode };
 }
 
 /** Stored HMACs whose verified secret a vault remembers, at most; past it the least recently used costs an HMAC again. */

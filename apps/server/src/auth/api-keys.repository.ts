@@ -8,6 +8,7 @@ const KEY_COLUMNS = [
   'rate_limit_per_min',
   'secret_hmac',
   'revoked_at',
+  'livemode',
 ] as const;
 
 export async function findApiKey(db: Db, id: string) {

@@ -33,6 +33,7 @@ function callerOf(row: ApiKeyRow): Caller {
       venueId: row.venue_id,
       scopes: new Set(row.scopes as Scope[]),
       rateLimitPerMin: row.rate_limit_per_min,
+      livemode: row.livemode,
     });
     callers.set(row, (caller = { principal, logged: { key_id: row.id, organisation_id: row.organisation_id } }));
   }
@@ -58,7 +59,9 @@ export function authenticate(keys: ApiKeyLookup, vault: KeyVault): RequestHandle
         row = await keys.recheck(parsed.id);
         verified = vault.verify(parsed.secret, row?.secret_hmac ?? vault.dummyHmac);
       }
-      if (!row || row.revoked_at !== null || !verified) throw new InvalidApiKeyError();
+      // A key of the other mode's prefix (sk_test_ for a live key) is not that key.
+      if (!row || row.revoked_at !== null || !verified || row.livemode !== parsed.livemode)
+        throw new InvalidApiKeyError();
       const { principal, logged } = callerOf(row);
       res.locals.principal = principal;
       req.log = req.log?.child(logged);

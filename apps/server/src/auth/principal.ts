@@ -9,6 +9,8 @@ export interface Principal {
   venueId: string | null;
   scopes: ReadonlySet<Scope>;
   rateLimitPerMin: number | null;
+  /** The key's mode: a test key reads and writes test data only, a live key live data only. */
+  livemode: boolean;
 }
 
 export function principalOf(res: Response): Principal {

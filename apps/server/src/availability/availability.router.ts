@@ -36,9 +36,10 @@ export function availabilityRouter({
       if (!variant) throw new VariantNotFoundError();
       const dates = period.dates;
       const now = clock.now();
-      // One answer per (variant, guest count, venue-local dates) of the venue; the venue's zone turns those
-      // dates into instants when computed, so day boundaries (and DST) are the computation's, not the key's.
-      const key = `${variant.id}|${query.guest_count}|${dates.mode}|${dates.from}|${dates.to}`;
+      // One answer per (mode, variant, guest count, venue-local dates) of the venue: the modes' holds differ. The
+      // venue's zone turns those dates into instants when computed, so day boundaries (and DST) are the computation's.
+      const mode = principal.livemode ? 'live' : 'test';
+      const key = `${mode}|${variant.id}|${query.guest_count}|${dates.mode}|${dates.from}|${dates.to}`;
       // A hit first: it needs none of what a computation does below.
       const held = await cache?.heldAnswer(venue.id, key, now.epochMilliseconds, since);
       if (held) return { status: 200, body: jsonBytes(res, held) };
@@ -60,7 +61,7 @@ export function availabilityRouter({
               venue,
               variant: snapshotVariant,
               row: await snapshotReads((readDb) =>
-                selectSnapshotRow(readDb, snapshotQuery(venue, snapshotVariant, period)),
+                selectSnapshotRow(readDb, snapshotQuery(venue, snapshotVariant, period, principal.livemode)),
               ),
               period: dates,
               now: now.toString(),
@@ -69,7 +70,9 @@ export function availabilityRouter({
             clientGone(res),
           );
         }
-        const snapshot = await snapshotReads((readDb) => loadSnapshot(readDb, venue, snapshotVariant, period));
+        const snapshot = await snapshotReads((readDb) =>
+          loadSnapshot(readDb, venue, snapshotVariant, period, principal.livemode),
+        );
         const days = computeDays(snapshot, period, now, query.guest_count);
         const bytes = encodeAnswer({ data: availabilityData(ids, dates, days) }, validateResponses);
         return {
@@ -83,7 +86,9 @@ export function availabilityRouter({
         return { status: 200, body: jsonBytes(res, bytes) };
       }
       if (pool?.takes(venue, period)) return { status: 200, body: jsonBytes(res, (await compute()).bytes) };
-      const snapshot = await reads.read((readDb) => loadSnapshot(readDb, venue, snapshotVariant, period));
+      const snapshot = await reads.read((readDb) =>
+        loadSnapshot(readDb, venue, snapshotVariant, period, principal.livemode),
+      );
       const days = computeDays(snapshot, period, now, query.guest_count);
       return { status: 200, body: { data: availabilityData(ids, dates, days) } };
     },

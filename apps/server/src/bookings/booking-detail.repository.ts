@@ -15,7 +15,8 @@ export async function findScopedBooking(db: Db, scope: OrganisationScope, bookin
     .leftJoin('therapists', 'therapists.id', 'bookings.therapist_id')
     .select(LABEL_COLUMNS)
     .where('bookings.id', '=', bookingId)
-    .where('venues.organisation_id', '=', scope.organisationId);
+    .where('venues.organisation_id', '=', scope.organisationId)
+    .where('bookings.livemode', '=', scope.livemode);
   if (scope.venueIds !== null) query = query.where('bookings.venue_id', 'in', scope.venueIds);
   return query.executeTakeFirst();
 }
@@ -46,7 +47,7 @@ export async function listEligibleTherapists(db: Db, bookingId: string) {
     where b.id = ${bookingId} and b.status in ('pending', 'awaiting_therapist') and o.accepted_at is null
       and not exists (
         select 1 from therapist_reservations h
-        where h.therapist_id = t.id and h.booking_id <> b.id
+        where h.therapist_id = t.id and h.booking_id <> b.id and h.livemode = b.livemode
           and h.during && case when h.venue_id = b.venue_id then tstzrange(b.start_at, b.end_at)
             else tstzrange(b.start_at - make_interval(mins => v.inter_venue_buffer_minutes),
                            b.end_at + make_interval(mins => v.inter_venue_buffer_minutes)) end)

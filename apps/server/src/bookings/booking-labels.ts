@@ -17,6 +17,7 @@ export const LABEL_COLUMNS = [
   'customers.phone as customer_phone',
   'customers.language as customer_language',
   'customers.created_at as customer_created_at',
+  'customers.livemode as customer_livemode',
   'treatments.name as treatment_name',
   'variants.name as variant_name',
   'variants.duration_minutes as variant_duration_minutes',

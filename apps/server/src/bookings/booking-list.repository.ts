@@ -29,6 +29,7 @@ export async function listBookings(
   if (scope.venueIds?.length === 0) return { rows: [], total: 0 };
   let query = db
     .selectFrom('bookings')
+    .where('livemode', '=', scope.livemode)
     .where('venue_id', 'in', (eb) =>
       eb.selectFrom('venues').select('venues.id').where('venues.organisation_id', '=', scope.organisationId),
     );

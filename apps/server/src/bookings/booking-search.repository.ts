@@ -48,7 +48,8 @@ export async function searchBookings(
     .selectFrom('bookings')
     .innerJoin('venues', 'venues.id', 'bookings.venue_id')
     .innerJoin('customers', 'customers.id', 'bookings.customer_id')
-    .where('venues.organisation_id', '=', scope.organisationId);
+    .where('venues.organisation_id', '=', scope.organisationId)
+    .where('bookings.livemode', '=', scope.livemode);
   if (scope.venueIds !== null) {
     if (scope.venueIds.length === 0) return { rows: [], total: 0 };
     query = query.where('bookings.venue_id', 'in', scope.venueIds);

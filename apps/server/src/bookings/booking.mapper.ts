@@ -37,5 +37,6 @@ export function toBooking(row: BookingRow): z.infer<typeof Booking> {
             reason: row.cancellation_reason ?? '',
           }
         : null,
+    livemode: row.livemode,
   };
 }

@@ -1,5 +1,6 @@
 import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
+import type { OrganisationScope } from '../auth/organisation-scope.js';
 import type { Db } from '../db/connect.js';
 import type { BookingTable, Database } from '../db/schema.js';
 import { type SnapshotQuery, type SnapshotRow, selectSnapshotRow, snapshotSql } from '../scheduling/index.js';
@@ -9,11 +10,13 @@ import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 
 type Trx = Transaction<Database>;
 
-export async function findBookingByExternalId(db: Db, venueId: string, externalId: string) {
+/** The booking an external id names at a venue, in one mode (each mode has its own external ids). */
+export async function findBookingByExternalId(db: Db, venueId: string, livemode: boolean, externalId: string) {
   return db
     .selectFrom('bookings')
     .select(BOOKING_COLUMNS)
     .where('venue_id', '=', venueId)
+    .where('livemode', '=', livemode)
     .where('external_id', '=', externalId)
     .executeTakeFirst();
 }
@@ -45,17 +48,18 @@ export async function findBookingById(db: Db, id: string, options: { lock?: bool
     .executeTakeFirst();
 }
 
-/** Bookings with this external id at the venues a key can see (the `ext:` form of a booking reference), at most 2. */
+/** Bookings with this external id in a key's scope (the `ext:` form of a booking reference), at most 2. */
 export async function findVisibleBookingsByExternalId(
   db: Db,
-  scope: { organisationId: string; venueId: string | null },
+  scope: OrganisationScope,
   externalId: string,
   options: { lock?: boolean } = {},
 ) {
   let query = bookingWithVenue(db, options.lock ?? false)
     .where('bookings.external_id', '=', externalId)
-    .where('venues.organisation_id', '=', scope.organisationId);
-  if (scope.venueId) query = query.where('bookings.venue_id', '=', scope.venueId);
+    .where('venues.organisation_id', '=', scope.organisationId)
+    .where('bookings.livemode', '=', scope.livemode);
+  if (scope.venueIds) query = query.where('bookings.venue_id', 'in', scope.venueIds);
   return query.limit(2).execute();
 }
 
@@ -100,8 +104,8 @@ export async function readSnapshotAndClaim(
   if (!externalId) return { row: await selectSnapshotRow(trx, query), claim: { locked: true, existingId: null } };
   const { rows } = await sql<SnapshotRow & { claim_locked: boolean; claim_existing_id: string | null }>`
     select s.*,
-           pg_try_advisory_xact_lock(${advisoryLockKey(`booking-external-id:${query.venueId}:${externalId}`)}) as claim_locked,
-           (select id from bookings where venue_id = ${query.venueId} and external_id = ${externalId}) as claim_existing_id
+           pg_try_advisory_xact_lock(${advisoryLockKey(`booking-external-id:${query.venueId}:${query.livemode}:${externalId}`)}) as claim_locked,
+           (select id from bookings where venue_id = ${query.venueId} and livemode = ${query.livemode} and external_id = ${externalId}) as claim_existing_id
     from (${snapshotSql(query)}) s
   `.execute(trx);
   const { claim_locked, claim_existing_id, ...row } = rows[0]!;
@@ -147,10 +151,10 @@ function elsewhere(venueId: string, range: string) {
   return sql`h.venue_id <> ${venueId} and h.during && ${range}::tstzrange`;
 }
 
-/** Reservations of `therapistIds` held elsewhere (see `elsewhere`). A FROM/WHERE fragment. */
-function heldElsewhere(therapistIds: string[], venueId: string, range: string) {
+/** Reservations of `therapistIds` in one mode held elsewhere (see `elsewhere`). A FROM/WHERE fragment. */
+function heldElsewhere(therapistIds: string[], livemode: boolean, venueId: string, range: string) {
   return sql`from therapist_reservations h
-    where h.therapist_id = any(${therapistIds}::uuid[]) and ${elsewhere(venueId, range)}`;
+    where h.therapist_id = any(${therapistIds}::uuid[]) and h.livemode = ${livemode} and ${elsewhere(venueId, range)}`;
 }
 
 /** Therapists among `therapistIds` holding a reservation at another venue within the buffer around [start, end). */
@@ -159,6 +163,7 @@ export async function therapistsBusyElsewhere(
   input: {
     therapistIds: string[];
     venueId: string;
+    livemode: boolean;
     start: Temporal.Instant;
     end: Temporal.Instant;
     bufferMinutes: number;
@@ -171,7 +176,9 @@ export async function therapistsBusyElsewhere(
   );
   const { rows } = await sql<{
     therapist_id: string;
-  }>`select distinct h.therapist_id ${heldElsewhere(input.therapistIds, input.venueId, range)}`.execute(trx);
+  }>`select distinct h.therapist_id ${heldElsewhere(input.therapistIds, input.livemode, input.venueId, range)}`.execute(
+    trx,
+  );
   return rows.map((r) => r.therapist_id);
 }
 
@@ -179,6 +186,8 @@ export type InsertBookingOutcome = { outcome: 'booked'; booking: BookingRow } | 
 
 /** The holds of one booking, as every writer of holds writes them (holds.ts builds them). */
 export interface Holds {
+  /** The booking's mode: its holds conflict only with holds of the same mode. */
+  livemode: boolean;
   roomId: string;
   roomRange: string;
   therapistIds: string[];
@@ -194,6 +203,7 @@ export interface Holds {
 export interface NewBooking extends Holds {
   guest: {
     organisationId: string;
+    livemode: boolean;
     firstName: string;
     lastName: string;
     email: string;
@@ -207,7 +217,7 @@ export interface NewBooking extends Holds {
 /** True when one of the therapists is held at another venue within the buffer (false without a buffer). */
 function busyElsewhere(holds: Holds, venueId: string) {
   return holds.elsewhereRange
-    ? sql`exists (select 1 ${heldElsewhere(holds.therapistIds, venueId, holds.elsewhereRange)})`
+    ? sql`exists (select 1 ${heldElsewhere(holds.therapistIds, holds.livemode, venueId, holds.elsewhereRange)})`
     : sql`false`;
 }
 
@@ -217,10 +227,12 @@ function busyElsewhere(holds: Holds, venueId: string) {
  */
 function holdInserts(holds: Holds) {
   return sql`room_hold as (
-      insert into room_reservations (booking_id, room_id, during) select booking.id, ${holds.roomId}, ${holds.roomRange}::tstzrange from booking
+      insert into room_reservations (booking_id, room_id, during, livemode)
+      select booking.id, ${holds.roomId}, ${holds.roomRange}::tstzrange, ${holds.livemode} from booking
     ), therapist_holds as (
-      insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
-      select booking.id, t.id, booking.venue_id, ${holds.therapistRange}::tstzrange from booking, unnest(${holds.therapistIds}::uuid[]) as t(id)
+      insert into therapist_reservations (booking_id, therapist_id, venue_id, during, livemode)
+      select booking.id, t.id, booking.venue_id, ${holds.therapistRange}::tstzrange, ${holds.livemode}
+      from booking, unnest(${holds.therapistIds}::uuid[]) as t(id)
     )`;
 }
 
@@ -235,16 +247,17 @@ export async function insertBookingWithHolds(trx: Trx, n: NewBooking): Promise<I
   const b = n.booking;
   const { rows } = await sql<BookingRow>`
     with customer as (
-      insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
-      select gen_random_uuid(), ${n.guest.organisationId}, ${n.guest.firstName}, ${n.guest.lastName}, ${n.guest.email}, ${n.guest.phone}, ${n.guest.language}
+      insert into customers (id, organisation_id, livemode, first_name, last_name, email, phone, language)
+      select gen_random_uuid(), ${n.guest.organisationId}, ${n.guest.livemode}, ${n.guest.firstName}, ${n.guest.lastName}, ${n.guest.email}, ${n.guest.phone}, ${n.guest.language}
       where not ${busyElsewhere(n, b.venue_id)}
-      on conflict (organisation_id, lower(email)) do update set email = customers.email
+      on conflict (organisation_id, livemode, lower(email)) do update set email = customers.email
       returning id
     ), booking as (
       insert into bookings (id, venue_id, treatment_id, variant_id, customer_id, status, start_at, end_at, guest_count, notes,
-                            external_reference, external_id, client_type, total_price_minor, currency, created_at, updated_at)
+                            external_reference, external_id, client_type, total_price_minor, currency, created_at, updated_at, livemode)
       select ${b.id}, ${b.venue_id}, ${b.treatment_id}, ${b.variant_id}, customer.id, ${b.status}, ${b.start_at}, ${b.end_at}, ${b.guest_count},
-             ${b.notes}, ${b.external_reference}, ${b.external_id}, ${b.client_type}, ${b.total_price_minor}, ${b.currency}, ${b.created_at}, ${b.updated_at}
+             ${b.notes}, ${b.external_reference}, ${b.external_id}, ${b.client_type}, ${b.total_price_minor}, ${b.currency}, ${b.created_at}, ${b.updated_at},
+             ${n.livemode}
       from customer
       returning ${sql.join(BOOKING_COLUMNS.map((c) => sql.ref(c)))}
     ), ${holdInserts(n)}, offers as (
@@ -274,13 +287,14 @@ export async function insertHolds(
   return rows.length ? 'placed' : 'therapist_busy_elsewhere';
 }
 
-/** Which of `roomIds` hold a reservation overlapping `range`, and for which booking. */
-export async function roomHoldsDuring(trx: Trx, roomIds: string[], range: string) {
+/** Which of `roomIds` hold a reservation of one mode overlapping `range`, and for which booking. */
+export async function roomHoldsDuring(trx: Trx, roomIds: string[], livemode: boolean, range: string) {
   if (roomIds.length === 0) return [];
   return trx
     .selectFrom('room_reservations')
     .select(['room_id', 'booking_id'])
     .where('room_id', 'in', roomIds)
+    .where('livemode', '=', livemode)
     .where(sql<boolean>`during && ${range}::tstzrange`)
     .execute();
 }
@@ -291,14 +305,14 @@ export async function roomHoldsDuring(trx: Trx, roomIds: string[], range: string
  */
 export async function therapistClashes(
   trx: Trx,
-  holds: Pick<Holds, 'therapistIds' | 'therapistRange' | 'elsewhereRange'>,
+  holds: Pick<Holds, 'livemode' | 'therapistIds' | 'therapistRange' | 'elsewhereRange'>,
   venueId: string,
 ) {
   if (holds.therapistIds.length === 0) return [];
   const { rows } = await sql<{ therapist_id: string; booking_id: string; elsewhere: boolean }>`
     select h.therapist_id, h.booking_id, not (h.during && ${holds.therapistRange}::tstzrange) as elsewhere
     from therapist_reservations h
-    where h.therapist_id = any(${holds.therapistIds}::uuid[])
+    where h.therapist_id = any(${holds.therapistIds}::uuid[]) and h.livemode = ${holds.livemode}
       and (h.during && ${holds.therapistRange}::tstzrange
            ${holds.elsewhereRange ? sql`or (${elsewhere(venueId, holds.elsewhereRange)})` : sql``})
     order by h.therapist_id, lower(h.during)

@@ -3,7 +3,7 @@ import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
 import { auditTrailOf } from '../audit/audit-trail.js';
 import { Temporal } from 'temporal-polyfill';
-import { scopeOfPrincipal } from '../auth/organisation-scope.js';
+import { scopeOfKey } from '../auth/organisation-scope.js';
 import { principalOf } from '../auth/principal.js';
 import { paginated, pageWindow } from '../http/pagination.js';
 import { resolveVenue } from '../venues/venue-access.js';
@@ -25,7 +25,7 @@ export function bookingsRouter({ db, clock, availabilityCache }: RouteDeps) {
       const venue = query.venue_id === undefined ? undefined : await resolveVenue(db, principal, query.venue_id);
       const { rows, total } = await listBookings(
         db,
-        scopeOfPrincipal(principal),
+        scopeOfKey(principal),
         {
           venueId: venue?.id,
           statuses: query.status,

@@ -56,7 +56,7 @@ export async function createBooking(options: CreateBookingOptions): Promise<Crea
   const { venue, variant } = await resolveVenueVariant(db, principal, venueRef, body.variant_id);
   if (!variant) {
     // A retry whose variant changed is still a retry: the original booking wins over the 404.
-    const original = await replayByExternalId(db, venue.id, input.externalId);
+    const original = await replayByExternalId(db, venue.id, principal.livemode, input.externalId);
     if (original) return original;
     throw new VariantNotFoundError();
   }
@@ -66,7 +66,7 @@ export async function createBooking(options: CreateBookingOptions): Promise<Crea
   } catch (error) {
     // A concurrent request with the same external_id committed first: it is the original.
     if (input.externalId && isUniqueViolation(error, 'bookings_venue_external_id_key')) {
-      const original = await replayByExternalId(db, venue.id, input.externalId);
+      const original = await replayByExternalId(db, venue.id, principal.livemode, input.externalId);
       if (original) return original;
     }
     // The connection died around COMMIT: the booking may exist, and then the partner gets its 201.
@@ -101,9 +101,10 @@ function checkInput(body: CreateBookingOptions['body'], now: Temporal.Instant): 
 async function replayByExternalId(
   db: Db,
   venueId: string,
+  livemode: boolean,
   externalId: string | null,
 ): Promise<CreateBookingResult | undefined> {
-  const original = externalId ? await findBookingByExternalId(db, venueId, externalId) : undefined;
+  const original = externalId ? await findBookingByExternalId(db, venueId, livemode, externalId) : undefined;
   return original && { booking: original, replayed: true };
 }
 
@@ -118,9 +119,14 @@ function slotRequest(
   venue: VenueRow,
   variant: SnapshotVariant,
   input: CheckedInput,
-  { body, now }: CreateBookingOptions,
+  { body, now, principal }: CreateBookingOptions,
 ): SlotRequest {
-  const claim = slotClaim(venue, variant, { startAt: input.startAt, guestCount: body.guest_count, now });
+  const claim = slotClaim(venue, variant, {
+    startAt: input.startAt,
+    guestCount: body.guest_count,
+    now,
+    livemode: principal.livemode,
+  });
   return { ...input, ...claim, bookingId: randomUUID(), body };
 }
 
@@ -134,7 +140,7 @@ async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<
   // A replay wins over every later check: the partner gets its original booking back.
   if (!claim.locked) throw new DuplicateExternalIdError();
   if (claim.existingId)
-    return { booking: (await findBookingByExternalId(trx, r.venue.id, r.externalId!))!, replayed: true };
+    return { booking: (await findBookingByExternalId(trx, r.venue.id, r.livemode, r.externalId!))!, replayed: true };
   if (r.body.price_paid.currency !== r.venue.currency) throw new CurrencyMismatchError(r.venue.currency);
 
   const { written } = await placeHolds(trx, r, row, async (holds, decision) => {
@@ -151,6 +157,7 @@ function newBooking(r: SlotRequest, decision: BookingDecision): Omit<NewBooking,
   return {
     guest: {
       organisationId: venue.organisation_id,
+      livemode: r.livemode,
       firstName: body.guest.first_name,
       lastName: body.guest.last_name,
       email: body.guest.email,
@@ -174,6 +181,7 @@ function newBooking(r: SlotRequest, decision: BookingDecision): Omit<NewBooking,
       currency: body.price_paid.currency,
       created_at: now.toString(),
       updated_at: now.toString(),
+      livemode: r.livemode,
     },
     // The broadcast: every qualified therapist free at that slot is offered the booking.
     offeredTherapistIds: decision.offeredTherapistIds,

@@ -48,9 +48,15 @@ export function holdLockKeys(roomIds: string[], therapistIds: string[], ranges: 
 export type TherapistHolds = Omit<Holds, 'roomId' | 'roomRange'>;
 
 /** The therapists' part of the holds: what their clashes are checked against before a room is chosen. */
-export function therapistHoldsOf(therapistIds: string[], venue: VenueBuffers, ranges: HoldRanges): TherapistHolds {
+export function therapistHoldsOf(
+  therapistIds: string[],
+  venue: VenueBuffers,
+  ranges: HoldRanges,
+  livemode: boolean,
+): TherapistHolds {
   return {
     therapistIds,
+    livemode,
     therapistRange: tstzrange(ranges.therapist.start, ranges.therapist.end),
     elsewhereRange:
       venue.inter_venue_buffer_minutes > 0 ? tstzrange(ranges.withBuffer.start, ranges.withBuffer.end) : null,
@@ -58,10 +64,16 @@ export function therapistHoldsOf(therapistIds: string[], venue: VenueBuffers, ra
 }
 
 /** The rows of holds as the repository writes them (insertBookingWithHolds, insertHolds). */
-export function holdsOf(roomId: string, therapistIds: string[], venue: VenueBuffers, ranges: HoldRanges): Holds {
+export function holdsOf(
+  roomId: string,
+  therapistIds: string[],
+  venue: VenueBuffers,
+  ranges: HoldRanges,
+  livemode: boolean,
+): Holds {
   return {
     roomId,
     roomRange: tstzrange(ranges.room.start, ranges.room.end),
-    ...therapistHoldsOf(therapistIds, venue, ranges),
+    ...therapistHoldsOf(therapistIds, venue, ranges, livemode),
   };
 }

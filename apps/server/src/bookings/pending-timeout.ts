@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import { BOOKING_COLUMNS, type BookingRow } from '../db/columns.js';
 import type { Db } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
 import { recordBookingEvent } from '../webhooks/record-event.js';
 
 /**
@@ -14,20 +15,49 @@ import { recordBookingEvent } from '../webhooks/record-event.js';
  */
 export async function expirePendingBookings(db: Db, now: Temporal.Instant, limit = 100): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<BookingRow>`
-      with due as (
-        select b.id from bookings b join venues v on v.id = b.venue_id
+    const rows = await toAwaitingTherapist(
+      trx,
+      sql`select b.id from bookings b join venues v on v.id = b.venue_id
         where b.status = 'pending'
           and coalesce(b.response_window_from, b.created_at) + make_interval(mins => v.therapist_response_minutes) <= ${now.toString()}::timestamptz
         order by coalesce(b.response_window_from, b.created_at)
         limit ${limit}
-        for update of b skip locked
-      )
-      update bookings b set status = 'awaiting_therapist', updated_at = ${now.toString()}::timestamptz
-      from due where b.id = due.id
-      returning ${sql.join(BOOKING_COLUMNS.map((c) => sql.ref(`b.${c}`)))}
-    `.execute(trx);
-    for (const row of rows) await recordBookingEvent(trx, 'booking.awaiting_therapist', row);
+        for update of b skip locked`,
+      now,
+    );
     return rows.length;
   });
+}
+
+/**
+ * One pending booking's response time run out now (the test helper `expire`), by the job's own step: undefined
+ * when it is not pending. The caller holds the booking's row lock.
+ */
+export async function expirePendingBooking(
+  trx: Transaction<Database>,
+  bookingId: string,
+  now: Temporal.Instant,
+): Promise<BookingRow | undefined> {
+  const [row] = await toAwaitingTherapist(
+    trx,
+    sql`select b.id from bookings b where b.id = ${bookingId} and b.status = 'pending' for update of b`,
+    now,
+  );
+  return row;
+}
+
+/** The step itself: the `due` bookings become awaiting_therapist, each with its event. */
+async function toAwaitingTherapist(
+  trx: Transaction<Database>,
+  due: RawBuilder<unknown>,
+  now: Temporal.Instant,
+): Promise<BookingRow[]> {
+  const { rows } = await sql<BookingRow>`
+    with due as (${due})
+    update bookings b set status = 'awaiting_therapist', updated_at = ${now.toString()}::timestamptz
+    from due where b.id = due.id
+    returning ${sql.join(BOOKING_COLUMNS.map((c) => sql.ref(`b.${c}`)))}
+  `.execute(trx);
+  for (const row of rows) await recordBookingEvent(trx, 'booking.awaiting_therapist', row);
+  return rows;
 }

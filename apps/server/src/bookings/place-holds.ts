@@ -28,6 +28,8 @@ export interface SlotClaim {
   end: Temporal.Instant;
   guestCount: number;
   now: Temporal.Instant;
+  /** The booking's mode: only holds of its mode count against it, and its holds carry it. */
+  livemode: boolean;
   /** Therapists to keep when each is still qualified, on shift and free (a rescheduled booking's accepted ones). */
   keepTherapistIds?: readonly string[];
   /** What to read for the decision: the venue-local day of the start, holds near the slot only. */
@@ -37,11 +39,20 @@ export interface SlotClaim {
 export function slotClaim(
   venue: VenueRow,
   variant: SnapshotVariant,
-  slot: { startAt: Temporal.Instant; guestCount: number; now: Temporal.Instant; keepTherapistIds?: readonly string[] },
+  slot: {
+    startAt: Temporal.Instant;
+    guestCount: number;
+    now: Temporal.Instant;
+    livemode: boolean;
+    keepTherapistIds?: readonly string[];
+  },
 ): SlotClaim {
   const end = slot.startAt.add({ minutes: variant.durationMinutes });
   const localDate = slot.startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
-  const query = snapshotQuery(venue, variant, { from: localDate, to: localDate }, { start: slot.startAt, end });
+  const query = snapshotQuery(venue, variant, { from: localDate, to: localDate }, slot.livemode, {
+    start: slot.startAt,
+    end,
+  });
   return { ...slot, venue, variant, end, query };
 }
 
@@ -76,7 +87,7 @@ export async function placeHolds<T>(
   const { roomId, therapistIds } = decision.allocation;
   const ranges = holdRanges(venue, startAt, end);
   await lockHolds(trx, holdLockKeys([roomId], therapistIds, ranges));
-  const written = await write(holdsOf(roomId, therapistIds, venue, ranges), decision);
+  const written = await write(holdsOf(roomId, therapistIds, venue, ranges, claim.livemode), decision);
   if (written === undefined) throw new SlotUnavailableError();
   return { decision, written };
 }

@@ -64,6 +64,7 @@ async function moveOnce(
     startAt,
     guestCount: booking.guest_count,
     now,
+    livemode: booking.livemode,
     keepTherapistIds,
   });
 

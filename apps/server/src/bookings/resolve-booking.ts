@@ -1,5 +1,5 @@
 import { isUuid } from '@spa/contract';
-import type { OrganisationScope } from '../auth/organisation-scope.js';
+import { isInScope, type OrganisationScope, scopeOfKey } from '../auth/organisation-scope.js';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import {
@@ -49,14 +49,20 @@ export async function resolveBooking(
 ): Promise<BookingWithVenue> {
   const refuse = REFUSALS[route];
   if (ref.startsWith(EXTERNAL_PREFIX)) {
-    const matches = await findVisibleBookingsByExternalId(db, principal, ref.slice(EXTERNAL_PREFIX.length), options);
+    const matches = await findVisibleBookingsByExternalId(
+      db,
+      scopeOfKey(principal),
+      ref.slice(EXTERNAL_PREFIX.length),
+      options,
+    );
     if (matches.length === 0) throw refuse.notFound();
     if (matches.length > 1) throw refuse.ambiguous();
     return matches[0]!;
   }
   if (!isUuid(ref)) throw refuse.notFound();
   const booking = await findBookingById(db, ref.toLowerCase(), options);
-  if (!booking) throw refuse.notFound();
+  // The other mode's booking does not exist for this key: not found, never forbidden.
+  if (!booking || booking.livemode !== principal.livemode) throw refuse.notFound();
   if (!canAccessVenue(principal, { id: booking.venue_id, organisation_id: booking.organisation_id }))
     throw refuse.forbidden();
   return booking;
@@ -74,8 +80,5 @@ export async function resolveBookingForStep(
 ): Promise<BookingWithVenue | undefined> {
   const booking = await findBookingById(trx, bookingId, { lock: true });
   if (!booking || !scope) return booking;
-  const visible =
-    booking.organisation_id === scope.organisationId &&
-    (scope.venueIds === null || scope.venueIds.includes(booking.venue_id));
-  return visible ? booking : undefined;
+  return isInScope(scope, booking) ? booking : undefined;
 }

@@ -31,8 +31,9 @@ export async function moveTherapistHold(
     with released as (
       delete from therapist_reservations where booking_id = ${hold.bookingId} and therapist_id = ${hold.replacedId ?? null}
     )
-    insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
-    values (${hold.bookingId}, ${hold.therapistId}, ${hold.venueId}, ${hold.during}::tstzrange)
+    insert into therapist_reservations (booking_id, therapist_id, venue_id, during, livemode)
+    select ${hold.bookingId}, ${hold.therapistId}, ${hold.venueId}, ${hold.during}::tstzrange, b.livemode
+    from bookings b where b.id = ${hold.bookingId}
   `.execute(trx);
 }
 

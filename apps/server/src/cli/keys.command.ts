@@ -22,6 +22,12 @@ const rateLimit = (value: string) => {
   return n;
 };
 
+/** `--mode live|test`: a key's mode, live unless told. */
+const keyMode = (value: string) => {
+  if (value !== 'live' && value !== 'test') throw new InvalidArgumentError('must be live or test');
+  return value;
+};
+
 /** `2026-11-22 08:00`: minutes are enough to tell keys apart in a list, and keep it narrow. */
 const toMinute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
@@ -40,19 +46,24 @@ export function registerKeys(program: Command, host: CommandHost): void {
       'comma-separated scopes (default: venues:read,treatments:read,customers:read,bookings:read)',
     )
     .option('--rate-limit <n>', 'requests per minute for this key', rateLimit)
-    .action(async (options: { org: string; venue?: string; scopes?: string; rateLimit?: number }) => {
-      const scopes = parseScopes(options.scopes);
-      const { id, key } = await host.withContext(({ db, vault }) =>
-        createKey(db, vault, {
-          orgSlug: options.org,
-          venueSlug: options.venue,
-          scopes,
-          rateLimitPerMin: options.rateLimit,
-        }),
-      );
-      const venue = options.venue ? `venue ${options.venue} of ` : '';
-      print(host, `Created key ${id} for ${venue}${options.org} (${scopes.join(', ')}):\n\n  ${key}\n`);
-    });
+    .option('--mode <mode>', 'live (real bookings) or test (sk_test_: test data only)', keyMode, 'live')
+    .action(
+      async (options: { org: string; venue?: string; scopes?: string; rateLimit?: number; mode: 'live' | 'test' }) => {
+        const scopes = parseScopes(options.scopes);
+        const { id, key } = await host.withContext(({ db, vault }) =>
+          createKey(db, vault, {
+            orgSlug: options.org,
+            venueSlug: options.venue,
+            scopes,
+            rateLimitPerMin: options.rateLimit,
+            livemode: options.mode === 'live',
+          }),
+        );
+        const venue = options.venue ? `venue ${options.venue} of ` : '';
+        const mode = options.mode === 'test' ? 'test ' : '';
+        print(host, `Created ${mode}key ${id} for ${venue}${options.org} (${scopes.join(', ')}):\n\n  ${key}\n`);
+      },
+    );
 
   keys
     .command('list')
@@ -67,6 +78,7 @@ export function registerKeys(program: Command, host: CommandHost): void {
           listed.map((k) => ({
             id: k.id,
             kind: k.kind,
+            mode: k.livemode ? 'live' : 'test',
             venue: k.venue ?? 'all venues',
             'rate/min': k.rate_limit_per_min ?? '-',
             created: toMinute(k.created_at),
@@ -95,16 +107,18 @@ export function registerKeys(program: Command, host: CommandHost): void {
     .description("revoke the organisation's dashboard key and issue a new one with the same scopes, in one transaction")
     .requiredOption('--org <slug>', 'organisation slug')
     .option('--force', 'regenerate even the demo key that the README and the guides use')
-    .action(async (options: { org: string; force?: boolean }) => {
+    .option('--mode <mode>', 'which of the two dashboard keys: live or test', keyMode, 'live')
+    .action(async (options: { org: string; force?: boolean; mode: 'live' | 'test' }) => {
+      const livemode = options.mode === 'live';
       const result = await host.withContext(async ({ db, vault }) => {
         const org = await findOrganisationBySlug(db, options.org);
-        const current = org && (await findActiveDashboardKey(db, org.id));
+        const current = org && (await findActiveDashboardKey(db, org.id, livemode));
         if (current?.id === DEMO_KEY_ID && !options.force)
           throw new OperatorError(
             `The dashboard key of ${options.org} is the demo key ${DEMO_KEY_ID} that the README and the guides use; ` +
               'regenerating revokes it at once, and its successor is never printed at start. Add --force to do it',
           );
-        return regenerateDashboardKey(db, vault, options.org, { audit: operatorTrail(host.clock) });
+        return regenerateDashboardKey(db, vault, options.org, { audit: operatorTrail(host.clock), livemode });
       });
       const revoked = result.revokedId ? `Revoked ${result.revokedId}. ` : '';
       print(host, `${revoked}New dashboard key ${result.id} (${result.scopes.join(', ')}):\n\n  ${result.key}\n`);

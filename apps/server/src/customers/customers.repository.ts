@@ -2,16 +2,18 @@ import type { Db } from '../db/connect.js';
 import { BOOKING_COLUMNS } from '../db/columns.js';
 import { compiledQuery } from '../db/compiled-query.js';
 
-/** Customers of the organisation with at least one booking at the venue (any status). */
+/** Customers of the organisation in the key's mode with at least one booking at the venue (any status). */
 export async function listVenueCustomers(
   db: Db,
   venue: { id: string; organisation_id: string },
+  livemode: boolean,
   filter: { email?: string | undefined },
   page: { offset: number; limit: number },
 ) {
   let query = db
     .selectFrom('customers')
     .where('customers.organisation_id', '=', venue.organisation_id)
+    .where('customers.livemode', '=', livemode)
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('bookings')
@@ -24,7 +26,7 @@ export async function listVenueCustomers(
     query = query.where((eb) => eb(eb.fn('lower', ['customers.email']), '=', filter.email!.toLowerCase()));
   const [rows, total] = await Promise.all([
     query
-      .select(['id', 'first_name', 'last_name', 'email', 'phone', 'language', 'created_at'])
+      .select(['id', 'first_name', 'last_name', 'email', 'phone', 'language', 'created_at', 'livemode'])
       .orderBy('last_name')
       .orderBy('first_name')
       .orderBy('id')
@@ -40,6 +42,7 @@ interface VenueCustomer {
   customerId: string;
   venueId: string;
   organisationId: string;
+  livemode: boolean;
 }
 
 const venueCustomerBooking = compiledQuery((db, p: VenueCustomer) =>
@@ -50,12 +53,26 @@ const venueCustomerBooking = compiledQuery((db, p: VenueCustomer) =>
     .where('bookings.customer_id', '=', p.customerId)
     .where('bookings.venue_id', '=', p.venueId)
     .where('customers.organisation_id', '=', p.organisationId)
+    .where('customers.livemode', '=', p.livemode)
     .limit(1),
 );
 
-/** True when the customer belongs to the venue's organisation and has booked there at least once. */
-export async function isVenueCustomer(db: Db, venue: { id: string; organisation_id: string }, customerId: string) {
-  const rows = await venueCustomerBooking(db, { customerId, venueId: venue.id, organisationId: venue.organisation_id });
+/**
+ * True when the customer belongs to the venue's organisation and the key's mode and has booked there at least once
+ * (a customer's bookings share its mode, so its history needs no mode condition of its own).
+ */
+export async function isVenueCustomer(
+  db: Db,
+  venue: { id: string; organisation_id: string },
+  livemode: boolean,
+  customerId: string,
+) {
+  const rows = await venueCustomerBooking(db, {
+    customerId,
+    venueId: venue.id,
+    organisationId: venue.organisation_id,
+    livemode,
+  });
   return rows.length > 0;
 }
 

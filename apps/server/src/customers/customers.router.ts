@@ -12,15 +12,23 @@ import { isVenueCustomer, listCustomerBookings, listVenueCustomers } from './cus
 export function customersRouter({ db }: RouteDeps) {
   return initServer().router(contract.customers, {
     list: async ({ params, query, res }) => {
-      const venue = await resolveVenue(db, principalOf(res), params.venue_id);
-      const { rows, total } = await listVenueCustomers(db, venue, { email: query.email }, pageWindow(query));
+      const principal = principalOf(res);
+      const venue = await resolveVenue(db, principal, params.venue_id);
+      const { rows, total } = await listVenueCustomers(
+        db,
+        venue,
+        principal.livemode,
+        { email: query.email },
+        pageWindow(query),
+      );
       const data = rows.map((row) => ({ ...row, created_at: isoFromDb(row.created_at) }));
       return { status: 200, body: paginated(data, query, total) };
     },
     bookings: async ({ params, query, res }) => {
-      const venue = await resolveVenue(db, principalOf(res), params.venue_id);
+      const principal = principalOf(res);
+      const venue = await resolveVenue(db, principal, params.venue_id);
       const customerId = params.customer_id.toLowerCase();
-      if (!(await isVenueCustomer(db, venue, customerId))) throw new CustomerNotFoundError();
+      if (!(await isVenueCustomer(db, venue, principal.livemode, customerId))) throw new CustomerNotFoundError();
       const { rows, total } = await listCustomerBookings(db, venue.id, customerId, pageWindow(query));
       return { status: 200, body: paginated(rows.map(toBooking), query, total) };
     },

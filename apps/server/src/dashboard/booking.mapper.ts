@@ -17,6 +17,7 @@ export type LabelledBookingRow = BookingRow & {
   customer_phone: string | null;
   customer_language: string;
   customer_created_at: string;
+  customer_livemode: boolean;
   treatment_name: string;
   variant_name: string;
   variant_duration_minutes: number;
@@ -88,6 +89,7 @@ export function toBookingDetail(
       phone: r.customer_phone,
       language: r.customer_language,
       created_at: isoFromDb(r.customer_created_at),
+      livemode: r.customer_livemode,
     },
     ...more,
   };

@@ -17,6 +17,7 @@ import { visibleVenues } from './me.js';
 import { readOverview } from './overview.service.js';
 import { resolveVenueRefs } from './people.repository.js';
 import { scopeOf, trailOf } from './resource-access.js';
+import { livemodeOf } from './dashboard-mode.js';
 
 /** Most bookings one export carries: an organisation's whole history for a filter fits, a runaway one does not. */
 const EXPORT_LIMIT = 50_000;
@@ -82,6 +83,7 @@ export function bookingsRouter(deps: DashboardDeps) {
         organisationId: actor.organisationId,
         venues,
         admin: actor.role === 'admin',
+        livemode: livemodeOf(res),
         now: clock.now(),
       });
       return { status: 200, body: { data: overview } };

@@ -32,7 +32,13 @@ export async function readBookingDetail(db: Db, scope: OrganisationScope, bookin
   const [events, deliveries, eligible, venue] = await Promise.all([
     listBookingEvents(db, bookingId),
     scope.venueIds === null
-      ? listDeliveriesOf(db, scope.organisationId, { bookingId }, { offset: 0, limit: MAX_BOOKING_DELIVERIES })
+      ? listDeliveriesOf(
+          db,
+          scope.organisationId,
+          scope.livemode,
+          { bookingId },
+          { offset: 0, limit: MAX_BOOKING_DELIVERIES },
+        )
       : { rows: [] },
     listEligibleTherapists(db, bookingId),
     db.selectFrom('venues').select('cancellation_policy').where('id', '=', row.venue_id).executeTakeFirstOrThrow(),
@@ -132,6 +138,7 @@ export async function cancelFromDashboard(db: Db, input: StepInput & { body: z.i
         venueId: null,
         scopes: new Set(),
         rateLimitPerMin: null,
+        livemode: input.scope.livemode,
       },
       bookingRef: row.id,
       body: input.body,

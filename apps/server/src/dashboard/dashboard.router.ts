@@ -16,6 +16,7 @@ import { webhookDeliveriesRouter } from './webhook-deliveries.router.js';
 import { webhookEndpointsRouter } from './webhook-endpoints.router.js';
 import { sessionRouter } from './session.router.js';
 import { usersRouter } from './users.router.js';
+import { readDashboardMode } from './dashboard-mode.js';
 
 /** Where the dashboard's JSON API lives; the web app under /dashboard is served apart from it. */
 export const DASHBOARD_API = '/dashboard/api';
@@ -28,7 +29,7 @@ export const DASHBOARD_API = '/dashboard/api';
 export function mountDashboardApi(app: Express, deps: DashboardDeps, options: { validateResponses: boolean }): void {
   const guard = dashboardGuard(deps);
   app.use(DASHBOARD_API, rejectUndecodablePath(guard));
-  const globalMiddleware: RequestHandler[] = [guard, rejectBadBody, rejectNulCharacters];
+  const globalMiddleware: RequestHandler[] = [guard, readDashboardMode, rejectBadBody, rejectNulCharacters];
 
   function mount<T extends AppRouter>(contract: T, router: Parameters<typeof createExpressEndpoints<T>>[1]) {
     createExpressEndpoints(contract, options.validateResponses ? checkResponses(contract, router) : router, app, {

@@ -75,7 +75,7 @@ async function offeredTherapists(db: Db, bookingIds: string[]) {
     where b.id = any(${bookingIds}::uuid[]) and b.status in ('pending', 'awaiting_therapist') and o.accepted_at is null
       and not exists (
         select 1 from therapist_reservations h
-        where h.therapist_id = t.id and h.booking_id <> b.id
+        where h.therapist_id = t.id and h.booking_id <> b.id and h.livemode = b.livemode
           and h.during && case when h.venue_id = b.venue_id then tstzrange(b.start_at, b.end_at)
             else tstzrange(b.start_at - make_interval(mins => v.inter_venue_buffer_minutes),
                            b.end_at + make_interval(mins => v.inter_venue_buffer_minutes)) end)

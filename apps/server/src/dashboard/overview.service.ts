@@ -19,6 +19,8 @@ export async function readOverview(
     organisationId: string;
     venues: readonly { id: string; timezone: string }[];
     admin: boolean;
+    /** The mode the overview counts: an admin's test mode, else live. */
+    livemode: boolean;
     now: Temporal.Instant;
   },
 ): Promise<z.infer<typeof Overview>> {
@@ -32,8 +34,8 @@ export async function readOverview(
     };
   });
   const [counts, endpoints] = await Promise.all([
-    spans.length === 0 ? [] : countByStatus(deps.db, spans),
-    input.admin ? listDashboardEndpoints(deps, input.organisationId) : null,
+    spans.length === 0 ? [] : countByStatus(deps.db, spans, input.livemode),
+    input.admin ? listDashboardEndpoints(deps, input.organisationId, input.livemode) : null,
   ]);
   const tally = (venueId: string, bucket: 'today' | 'next'): Counts => {
     const rows = counts.filter((c) => c.venue_id === venueId && c.bucket === bucket);
@@ -63,6 +65,7 @@ export async function readOverview(
 async function countByStatus(
   db: Db,
   spans: { venue: { id: string; timezone: string }; today: string; next: string; end: string }[],
+  livemode: boolean,
 ) {
   const { rows } = await sql<{ venue_id: string; bucket: 'today' | 'next'; status: BookingStatus; count: string }>`
     select b.venue_id, case when b.start_at < s.next_start then 'today' else 'next' end as bucket, b.status,
@@ -75,7 +78,8 @@ async function countByStatus(
                (${s.end}::date + 1)::timestamp at time zone ${s.venue.timezone})`,
       ),
     )}) as s(venue_id, today_start, next_start, end_at)
-    join bookings b on b.venue_id = s.venue_id and b.start_at >= s.today_start and b.start_at < s.end_at
+    join bookings b on b.venue_id = s.venue_id and b.livemode = ${livemode}
+      and b.start_at >= s.today_start and b.start_at < s.end_at
     group by 1, 2, 3
     order by 1, 2, 3
   `.execute(db);

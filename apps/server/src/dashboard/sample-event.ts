@@ -26,6 +26,7 @@ export async function sampleBookingEvent(
   organisationId: string,
   type: WebhookEventType,
   now: Temporal.Instant,
+  livemode: boolean,
 ): Promise<{
   type: WebhookEventType;
   data: { booking: z.infer<typeof Booking>; previous_start_at?: string; previous_end_at?: string };
@@ -95,6 +96,7 @@ export async function sampleBookingEvent(
                 reason: 'Test event',
               }
             : null,
+        livemode,
       },
     },
   };

@@ -9,6 +9,7 @@ import type { DashboardDeps } from './dashboard-deps.js';
 import { toDelivery, toDeliveryDetail } from './delivery.mapper.js';
 import { requireRole } from './guards.js';
 import { trailOf } from './resource-access.js';
+import { livemodeOf } from './dashboard-mode.js';
 
 /** The organisation's deliveries with their attempts, and replay (admin), as `webhooks deliveries|replay` do. */
 export function webhookDeliveriesRouter({ db, clock }: DashboardDeps) {
@@ -20,6 +21,7 @@ export function webhookDeliveriesRouter({ db, clock }: DashboardDeps) {
         const { rows, total } = await listDeliveriesOf(
           db,
           actorOf(res).organisationId,
+          livemodeOf(res),
           {
             endpointId: query.endpoint_id,
             status: query.status,
@@ -34,7 +36,13 @@ export function webhookDeliveriesRouter({ db, clock }: DashboardDeps) {
     get: {
       middleware: admin,
       handler: async ({ params, res }) => {
-        const row = await findDeliveryOf(db, actorOf(res).organisationId, params.event_id, params.endpoint_id);
+        const row = await findDeliveryOf(
+          db,
+          actorOf(res).organisationId,
+          livemodeOf(res),
+          params.event_id,
+          params.endpoint_id,
+        );
         if (!row) throw notFound(DashboardErrorText.WebhookEventNotFound);
         return { status: 200, body: { data: toDeliveryDetail(row) } };
       },
@@ -48,6 +56,7 @@ export function webhookDeliveriesRouter({ db, clock }: DashboardDeps) {
           .select('id')
           .where('id', '=', params.event_id)
           .where('organisation_id', '=', organisationId)
+          .where('livemode', '=', livemodeOf(res))
           .executeTakeFirst();
         if (!event) throw notFound(DashboardErrorText.WebhookEventNotFound);
         const replayed = await replay(db, event.id, {

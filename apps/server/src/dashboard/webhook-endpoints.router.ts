@@ -17,6 +17,7 @@ import {
   testDashboardEndpoint,
   updateDashboardEndpoint,
 } from './webhook-endpoints.service.js';
+import { livemodeOf } from './dashboard-mode.js';
 
 /** The organisation's webhook endpoints (admin), through the services of the CLI's `webhooks` commands. */
 export function webhookEndpointsRouter(deps: DashboardDeps) {
@@ -26,7 +27,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
     list: {
       middleware: admin,
       handler: async ({ query, res }) => {
-        const all = await listDashboardEndpoints(deps, actorOf(res).organisationId);
+        const all = await listDashboardEndpoints(deps, actorOf(res).organisationId, livemodeOf(res));
         const { offset, limit } = pageWindow(query);
         return { status: 200, body: paginated(all.slice(offset, offset + limit), query, all.length) };
       },
@@ -36,6 +37,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       handler: async ({ body, req, res }) => {
         const created = await createDashboardEndpoint(deps, {
           organisationId: actorOf(res).organisationId,
+          livemode: livemodeOf(res),
           url: body.url,
           events: body.events,
           venueId: body.venue_id,
@@ -48,7 +50,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       middleware: admin,
       handler: async ({ params, req, res }) => {
         const { organisationId } = actorOf(res);
-        await dashboardEndpoint(deps, organisationId, params.id);
+        await dashboardEndpoint(deps, organisationId, livemodeOf(res), params.id);
         await removeEndpoint(db, params.id, { organisationId, audit: trailOf(req, res, clock) });
         return { status: 204, body: undefined };
       },
@@ -57,7 +59,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       middleware: [...admin, requireRecentConfirmation(clock)],
       handler: async ({ params, req, res }) => {
         const { organisationId } = actorOf(res);
-        await dashboardEndpoint(deps, organisationId, params.id);
+        await dashboardEndpoint(deps, organisationId, livemodeOf(res), params.id);
         const rotated = await rotateSecret(db, vault, params.id, {
           organisationId,
           audit: trailOf(req, res, clock),
@@ -80,7 +82,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       middleware: admin,
       handler: async ({ params, res }) => ({
         status: 200,
-        body: { data: await dashboardEndpointDetail(deps, actorOf(res).organisationId, params.id) },
+        body: { data: await dashboardEndpointDetail(deps, actorOf(res).organisationId, livemodeOf(res), params.id) },
       }),
     },
     update: {
@@ -88,6 +90,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       handler: async ({ params, body, req, res }) => {
         const endpoint = await updateDashboardEndpoint(deps, {
           organisationId: actorOf(res).organisationId,
+          livemode: livemodeOf(res),
           endpointId: params.id,
           url: body.url,
           events: body.events,
@@ -100,7 +103,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
     disable: {
       middleware: admin,
       handler: async ({ params, req, res }) => {
-        const input = { organisationId: actorOf(res).organisationId, endpointId: params.id };
+        const input = { organisationId: actorOf(res).organisationId, livemode: livemodeOf(res), endpointId: params.id };
         const endpoint = await setDashboardEndpointEnabled(deps, {
           ...input,
           enabled: false,
@@ -112,7 +115,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
     enable: {
       middleware: admin,
       handler: async ({ params, req, res }) => {
-        const input = { organisationId: actorOf(res).organisationId, endpointId: params.id };
+        const input = { organisationId: actorOf(res).organisationId, livemode: livemodeOf(res), endpointId: params.id };
         const endpoint = await setDashboardEndpointEnabled(deps, {
           ...input,
           enabled: true,
@@ -126,6 +129,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       handler: async ({ params, req, res }) => {
         const deliveries = await replayFailedDeliveries(deps, {
           organisationId: actorOf(res).organisationId,
+          livemode: livemodeOf(res),
           endpointId: params.id,
           audit: trailOf(req, res, clock),
         });
@@ -137,6 +141,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       handler: async ({ params, body, req, res }) => {
         const outcome = await testDashboardEndpoint(deps, {
           organisationId: actorOf(res).organisationId,
+          livemode: livemodeOf(res),
           endpointId: params.id,
           type: body?.type,
           audit: trailOf(req, res, clock),

@@ -25,10 +25,15 @@ const RECENT = Temporal.Duration.from({ hours: 7 * 24 });
 type Endpoint = z.infer<typeof WebhookEndpoint>;
 
 /** The organisation's endpoints as the dashboard shows them, with their last 7 days of settled deliveries. */
-export async function listDashboardEndpoints(deps: WebhookDeps, organisationId: string, endpointId?: string) {
+export async function listDashboardEndpoints(
+  deps: WebhookDeps,
+  organisationId: string,
+  livemode: boolean,
+  endpointId?: string,
+) {
   const [rows, counts] = await Promise.all([
-    listEndpointsOf(deps.db, organisationId, endpointId),
-    countSettledSince(deps.db, organisationId, deps.clock.now().subtract(RECENT).toString()),
+    listEndpointsOf(deps.db, organisationId, livemode, endpointId),
+    countSettledSince(deps.db, organisationId, livemode, deps.clock.now().subtract(RECENT).toString()),
   ]);
   const count = (id: string, status: string) =>
     Number(counts.find((c) => c.endpoint_id === id && c.status === status)?.count ?? 0);
@@ -56,8 +61,13 @@ export async function listDashboardEndpoints(deps: WebhookDeps, organisationId: 
 }
 
 /** One endpoint of the organisation, or 404 `Webhook endpoint not found`. */
-export async function dashboardEndpoint(deps: WebhookDeps, organisationId: string, endpointId: string) {
-  const [endpoint] = await listDashboardEndpoints(deps, organisationId, endpointId);
+export async function dashboardEndpoint(
+  deps: WebhookDeps,
+  organisationId: string,
+  livemode: boolean,
+  endpointId: string,
+) {
+  const [endpoint] = await listDashboardEndpoints(deps, organisationId, livemode, endpointId);
   if (!endpoint) throw notFound(DashboardErrorText.WebhookEndpointNotFound);
   return endpoint;
 }
@@ -67,6 +77,7 @@ export async function createDashboardEndpoint(
   deps: WebhookDeps,
   input: {
     organisationId: string;
+    livemode: boolean;
     url: string;
     events: WebhookEventType[] | undefined;
     venueId: string | undefined;
@@ -92,11 +103,12 @@ export async function createDashboardEndpoint(
       url: input.url,
       venueId: input.venueId ?? null,
       eventTypes: input.events ?? [],
+      livemode: input.livemode,
       allowPrivateNetworks: deps.webhooks.allowPrivateNetworks,
       now: deps.clock.now(),
       audit: input.audit,
     });
-    return { ...(await dashboardEndpoint(deps, org.id, added.id)), secret: added.secret };
+    return { ...(await dashboardEndpoint(deps, org.id, input.livemode, added.id)), secret: added.secret };
   } catch (error) {
     // The CLI's refusals, in the dashboard contract's statuses and texts.
     if (error instanceof EndpointLimitError) throw new DashboardError(409, DashboardErrorText.TooManyWebhookEndpoints);
@@ -112,13 +124,19 @@ export async function createDashboardEndpoint(
  */
 export async function testDashboardEndpoint(
   deps: WebhookDeps,
-  input: { organisationId: string; endpointId: string; type?: string | undefined; audit: AuditTrail },
+  input: {
+    organisationId: string;
+    livemode: boolean;
+    endpointId: string;
+    type?: string | undefined;
+    audit: AuditTrail;
+  },
 ): Promise<z.infer<typeof TestDelivery>> {
-  await dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  await dashboardEndpoint(deps, input.organisationId, input.livemode, input.endpointId);
   const now = deps.clock.now();
   const sample =
     input.type && input.type !== 'webhook.test'
-      ? await sampleBookingEvent(deps.db, input.organisationId, input.type as WebhookEventType, now)
+      ? await sampleBookingEvent(deps.db, input.organisationId, input.type as WebhookEventType, now, input.livemode)
       : undefined;
   const token = randomUUID();
   const attempt = attemptDeps(deps);
@@ -148,8 +166,13 @@ export async function testDashboardEndpoint(
 }
 
 /** One endpoint with its last 7 days, day by day (UTC), oldest first: the endpoint page's chart. */
-export async function dashboardEndpointDetail(deps: WebhookDeps, organisationId: string, endpointId: string) {
-  const endpoint = await dashboardEndpoint(deps, organisationId, endpointId);
+export async function dashboardEndpointDetail(
+  deps: WebhookDeps,
+  organisationId: string,
+  livemode: boolean,
+  endpointId: string,
+) {
+  const endpoint = await dashboardEndpoint(deps, organisationId, livemode, endpointId);
   const today = deps.clock.now().toZonedDateTimeISO('UTC').toPlainDate();
   const first = today.subtract({ days: 6 });
   const since = first.toZonedDateTime('UTC').toInstant().toString();
@@ -171,6 +194,7 @@ export async function updateDashboardEndpoint(
   deps: WebhookDeps,
   input: {
     organisationId: string;
+    livemode: boolean;
     endpointId: string;
     url?: string | undefined;
     events?: WebhookEventType[] | undefined;
@@ -178,7 +202,7 @@ export async function updateDashboardEndpoint(
     audit: AuditTrail;
   },
 ) {
-  const current = await dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  const current = await dashboardEndpoint(deps, input.organisationId, input.livemode, input.endpointId);
   if (input.venueId) {
     const venue = await deps.db
       .selectFrom('venues')
@@ -214,7 +238,7 @@ export async function updateDashboardEndpoint(
       target: { type: 'webhook_endpoint', id: input.endpointId, label: url },
     });
   });
-  return dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  return dashboardEndpoint(deps, input.organisationId, input.livemode, input.endpointId);
 }
 
 /**
@@ -223,9 +247,9 @@ export async function updateDashboardEndpoint(
  */
 export async function setDashboardEndpointEnabled(
   deps: WebhookDeps,
-  input: { organisationId: string; endpointId: string; enabled: boolean; audit: AuditTrail },
+  input: { organisationId: string; livemode: boolean; endpointId: string; enabled: boolean; audit: AuditTrail },
 ) {
-  const current = await dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  const current = await dashboardEndpoint(deps, input.organisationId, input.livemode, input.endpointId);
   if (current.enabled !== input.enabled)
     await deps.db.transaction().execute(async (trx) => {
       if (input.enabled)
@@ -241,15 +265,15 @@ export async function setDashboardEndpointEnabled(
         target: { type: 'webhook_endpoint', id: input.endpointId, label: current.url },
       });
     });
-  return dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  return dashboardEndpoint(deps, input.organisationId, input.livemode, input.endpointId);
 }
 
 /** Replays every failed delivery of the endpoint to it alone; the audit row counts as one replay of the endpoint's. */
 export async function replayFailedDeliveries(
   deps: WebhookDeps,
-  input: { organisationId: string; endpointId: string; audit: AuditTrail },
+  input: { organisationId: string; livemode: boolean; endpointId: string; audit: AuditTrail },
 ) {
-  const endpoint = await dashboardEndpoint(deps, input.organisationId, input.endpointId);
+  const endpoint = await dashboardEndpoint(deps, input.organisationId, input.livemode, input.endpointId);
   if (!endpoint.enabled)
     throw new SentenceError(
       409,

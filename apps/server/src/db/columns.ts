@@ -29,6 +29,7 @@ export const BOOKING_COLUMNS = [
   'cancellation_reason',
   'cancellation_fee_minor',
   'cancellation_policy_text',
+  'livemode',
 ] as const;
 
 export type BookingRow = Pick<Selectable<BookingTable>, (typeof BOOKING_COLUMNS)[number]>;

@@ -11,6 +11,7 @@ import * as apiKeyInserts from '../migrations/0008_api_key_inserts.js';
 import * as retention from '../migrations/0009_retention.js';
 import * as availabilityChanges from '../migrations/0010_availability_changes.js';
 import * as dashboardRoundTwo from '../migrations/0011_dashboard_round_two.js';
+import * as testMode from '../migrations/0012_test_mode.js';
 import * as rescheduleAndAcceptances from '../migrations/0013_reschedule_and_acceptances.js';
 import * as eventsFeed from '../migrations/0014_events_feed.js';
 import * as availabilityChangeLog from '../migrations/0016_availability_change_log.js';
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0009_retention': retention,
   '0010_availability_changes': availabilityChanges,
   '0011_dashboard_round_two': dashboardRoundTwo,
+  '0012_test_mode': testMode,
   '0013_reschedule_and_acceptances': rescheduleAndAcceptances,
   '0014_events_feed': eventsFeed,
   '0016_availability_change_log': availabilityChangeLog,

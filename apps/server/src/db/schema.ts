@@ -86,10 +86,18 @@ export interface Database {
     phone: string | null;
     language: ColumnType<string, string | undefined, string>;
     created_at: DefaultedInstant;
+    /** Test-mode rows are kept apart from live ones (docs/decisions.md, "Test mode"). */
+    livemode: Generated<boolean>;
   };
   bookings: BookingTable;
-  room_reservations: { booking_id: string; room_id: string; during: string };
-  therapist_reservations: { booking_id: string; therapist_id: string; venue_id: string; during: string };
+  room_reservations: { booking_id: string; room_id: string; during: string; livemode: Generated<boolean> };
+  therapist_reservations: {
+    booking_id: string;
+    therapist_id: string;
+    venue_id: string;
+    during: string;
+    livemode: Generated<boolean>;
+  };
   booking_offers: {
     booking_id: string;
     therapist_id: string;
@@ -107,6 +115,7 @@ export interface Database {
     secret_encrypted: string;
     created_at: DefaultedInstant;
     revoked_at: string | null;
+    livemode: Generated<boolean>;
   };
   webhook_endpoints: WebhookEndpointTable;
   webhook_events: {
@@ -123,6 +132,7 @@ export interface Database {
     seq: ColumnType<number | null, never, number>;
     /** The order events were written in: the numbering's order among the events it takes at once. */
     recorded: ColumnType<number, never, never>;
+    livemode: Generated<boolean>;
   };
   webhook_deliveries: {
     id: Generated<number>;
@@ -138,6 +148,7 @@ export interface Database {
     attempt_base: Generated<number>;
     /** Set by a replay: its next attempt is logged as manual. */
     manual_next: Generated<boolean>;
+    livemode: Generated<boolean>;
   };
   webhook_attempts: {
     id: Generated<number>;
@@ -232,6 +243,7 @@ export interface WebhookEndpointTable {
   last_success_at: string | null;
   failing_since: string | null;
   disabled_at: string | null;
+  livemode: Generated<boolean>;
 }
 
 export interface VenueTable {
@@ -314,4 +326,5 @@ export interface BookingTable {
   cancellation_reason: string | null;
   cancellation_fee_minor: Int8 | null;
   cancellation_policy_text: string | null;
+  livemode: Generated<boolean>;
 }

@@ -6,12 +6,13 @@ import { OperatorError } from '../errors/operator-error.js';
 import { revealKey } from '../keys/keys.service.js';
 // Compiled into the bundle: the built server reads no file of src/ at run time.
 import demoData from './demo-data.json' with { type: 'json' };
-import { DEMO_KEY_ID } from './demo-key.js';
+import { DEMO_KEY_ID, DEMO_TEST_KEY_ID } from './demo-key.js';
 import { addDemoAdmin } from './demo-admin.js';
 import { finishDemoSnapshot } from './demo-snapshot.js';
 
 export type DemoSeed =
-  | { loaded: boolean; organisation: string; apiKey: string }
+  /** `testKey`: the demo test key while it is active (undefined once regenerated). */
+  | { loaded: boolean; organisation: string; apiKey: string; testKey: string | undefined }
   /** The demo key was revoked (regenerated): its successor is a real secret and is never printed at start. */
   | { loaded: boolean; organisation: string; revoked: true };
 
@@ -38,7 +39,18 @@ export async function seedDemoDataIfEmpty(db: Db, vault: KeyVault): Promise<Demo
   if (empty) await addDemoAdmin(db, key.organisation_id, Temporal.Now.instant());
   if (key.revoked_at !== null) return { loaded, organisation: key.slug, revoked: true };
   try {
-    return { loaded, organisation: key.slug, apiKey: (await revealKey(db, vault, key.id)).key };
+    const test = await db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('id', '=', DEMO_TEST_KEY_ID)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return {
+      loaded,
+      organisation: key.slug,
+      apiKey: (await revealKey(db, vault, key.id)).key,
+      testKey: test && (await revealKey(db, vault, test.id)).key,
+    };
   } catch (error) {
     // Stored under another KEY_ENCRYPTION_KEY: the server still starts, it just cannot print the key.
     if (error instanceof OperatorError) return undefined;

@@ -99,6 +99,11 @@ export class SlotUnavailableError extends PlainError {
   readonly text = ErrorText.SlotUnavailable;
 }
 /** The read of one booking: `Booking not found` (the cancel endpoint answers BOOKING_NOT_FOUND instead). */
+/** A test helper called with a live key. */
+export class TestModeOnlyError extends PlainError {
+  readonly status = 403;
+  readonly text = ErrorText.TestModeOnly;
+}
 export class NoSuchBookingError extends PlainError {
   readonly status = 404;
   readonly text = ErrorText.NoSuchBooking;

@@ -1,7 +1,7 @@
 import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
-import { scopeOfPrincipal } from '../auth/organisation-scope.js';
+import { scopeOfKey } from '../auth/organisation-scope.js';
 import { principalOf } from '../auth/principal.js';
 import { EventNotFoundError } from '../errors/domain-errors.js';
 import { findFeedEvent } from '../webhooks/index.js';
@@ -12,7 +12,7 @@ import { readEventPage } from './read-event-page.js';
 export function eventsRouter({ db }: RouteDeps) {
   return initServer().router(contract.events, {
     list: async ({ query, res }) => {
-      const page = await readEventPage(db, scopeOfPrincipal(principalOf(res)), {
+      const page = await readEventPage(db, scopeOfKey(principalOf(res)), {
         after: query.after?.toLowerCase(),
         types: query.type,
         bookingId: query.booking_id?.toLowerCase(),
@@ -21,7 +21,7 @@ export function eventsRouter({ db }: RouteDeps) {
       return { status: 200, body: page };
     },
     get: async ({ params, res }) => {
-      const row = await findFeedEvent(db, scopeOfPrincipal(principalOf(res)), params.event_id.toLowerCase());
+      const row = await findFeedEvent(db, scopeOfKey(principalOf(res)), params.event_id.toLowerCase());
       if (!row) throw new EventNotFoundError();
       return { status: 200, body: { data: toEvent(row) } };
     },

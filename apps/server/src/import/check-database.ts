@@ -183,16 +183,21 @@ async function holdersOf(
           .where('slug', '=', anyText(values))
           .execute();
       case 'customers':
-        return trx
-          .selectFrom('customers')
-          .select(['id', 'organisation_id as scope', sql<string>`lower(email)`.as('value')])
-          .where(sql<string>`lower(email)`, '=', anyText(values))
-          .execute();
+        return (
+          trx
+            .selectFrom('customers')
+            .select(['id', 'organisation_id as scope', sql<string>`lower(email)`.as('value')])
+            .where(sql<string>`lower(email)`, '=', anyText(values))
+            // A file's customers and bookings are live: test data claims no email or external id of theirs.
+            .where('livemode', '=', true)
+            .execute()
+        );
       case 'bookings':
         return trx
           .selectFrom('bookings')
           .select(['id', 'venue_id as scope', sql<string>`external_id`.as('value')])
           .where('external_id', '=', anyText(values))
+          .where('livemode', '=', true)
           .execute();
     }
   })();
@@ -212,7 +217,7 @@ async function checkDashboardKeys(
   if (active.length === 0) return;
   const rows = await trx
     .selectFrom('api_keys')
-    .select(['id', 'organisation_id', 'kind', 'revoked_at'])
+    .select(['id', 'organisation_id', 'kind', 'revoked_at', 'livemode'])
     .where((eb) =>
       eb.or([
         eb(
@@ -229,7 +234,11 @@ async function checkDashboardKeys(
     if (revokedInDb.has(key.id)) continue; // it stays revoked (upsert-keys.ts), so it competes with nobody
     const other = rows.find(
       (r) =>
-        r.kind === 'dashboard' && !r.revoked_at && r.organisation_id === key.organisation_id && !fileKeys.has(r.id),
+        r.kind === 'dashboard' &&
+        !r.revoked_at &&
+        r.organisation_id === key.organisation_id &&
+        r.livemode === (key.mode === 'live') &&
+        !fileKeys.has(r.id),
     );
     if (other)
       report(

@@ -43,6 +43,9 @@ export async function placeReservations(trx: Trx, p: Placement): Promise<FieldPr
   }
 }
 
+/** A venue data file's bookings are live: test data is made through test keys only. */
+const LIVE = true;
+
 async function place(trx: Trx, p: Placement): Promise<FieldProblem[]> {
   const ranges = holdRanges(p.venue, p.start, p.end);
   const ids = p.booking.therapist_ids;
@@ -66,6 +69,7 @@ async function place(trx: Trx, p: Placement): Promise<FieldProblem[]> {
   const taken = await roomHoldsDuring(
     trx,
     eligible.map((r) => r.id),
+    LIVE,
     tstzrange(ranges.room.start, ranges.room.end),
   );
   const room = chooseRoom(
@@ -80,7 +84,7 @@ async function place(trx: Trx, p: Placement): Promise<FieldProblem[]> {
     problems.push({ path: p.at, message: `${p.at}: cannot place the booking at ${p.booking.start_at}: ${why}` });
   }
 
-  for (const clash of await therapistClashes(trx, therapistHoldsOf(ids, p.venue, ranges), p.venue.id)) {
+  for (const clash of await therapistClashes(trx, therapistHoldsOf(ids, p.venue, ranges, LIVE), p.venue.id)) {
     const path = `${p.at}.therapist_ids[${ids.indexOf(clash.therapist_id)}]`;
     const when = clash.elsewhere
       ? `at another venue within the inter-venue buffer of ${p.venue.inter_venue_buffer_minutes} minutes`
@@ -92,7 +96,7 @@ async function place(trx: Trx, p: Placement): Promise<FieldProblem[]> {
   }
   if (problems.length || !room) return problems;
 
-  const holds = holdsOf(room.id, ids, p.venue, ranges);
+  const holds = holdsOf(room.id, ids, p.venue, ranges, LIVE);
   const placed = await insertHolds(trx, { id: p.booking.id, venueId: p.venue.id }, holds);
   if (placed === 'therapist_busy_elsewhere') throw lostToMeanwhile(p.at);
   if (p.offeredTo.length) {

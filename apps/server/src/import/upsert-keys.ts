@@ -54,6 +54,7 @@ export async function upsertApiKeys(
         secret_hmac: hmac,
         secret_encrypted: vault.encrypt(key.secret, key.id),
         revoked_at: revoked ? now : null,
+        livemode: key.mode === 'live',
       })
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => ({
@@ -62,6 +63,7 @@ export async function upsertApiKeys(
           kind: eb.ref('excluded.kind'),
           scopes: eb.ref('excluded.scopes'),
           rate_limit_per_min: eb.ref('excluded.rate_limit_per_min'),
+          livemode: eb.ref('excluded.livemode'),
           secret_hmac: eb.ref('excluded.secret_hmac'),
           // The ciphertext has a random IV: re-encrypt only when the secret changed, so a re-import changes nothing.
           secret_encrypted: eb

@@ -64,10 +64,14 @@ export function validateReferences(data: VenueData, stored: StoredReferences = N
   const dashboards = new Map<string, string>();
   data.api_keys.forEach((key, i) => {
     if (key.kind !== 'dashboard' || key.revoked) return;
-    const earlier = dashboards.get(key.organisation_id);
+    const owner = `${key.organisation_id}/${key.mode}`;
+    const earlier = dashboards.get(owner);
     if (earlier)
-      report(`api_keys[${i}]`, `an organisation has at most one active dashboard key, and ${earlier} is one already`);
-    else dashboards.set(key.organisation_id, `api_keys[${i}]`);
+      report(
+        `api_keys[${i}]`,
+        `an organisation has at most one active ${key.mode} dashboard key, and ${earlier} is one already`,
+      );
+    else dashboards.set(owner, `api_keys[${i}]`);
   });
 
   data.therapists.forEach((t, i) => {

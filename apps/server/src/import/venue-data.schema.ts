@@ -433,7 +433,7 @@ const booking = z
 
 const apiKey = z
   .object({
-    id: hex(12).describe('The key id: the middle part of sk_live_{id}_{secret}'),
+    id: hex(12).describe('The key id: the middle part of sk_live_{id}_{secret} (or sk_test_{id}_{secret})'),
     secret: hex(64).describe('The secret part; stored as an HMAC and encrypted, never in clear'),
     organisation_id: id.describe('The organisation the key acts for: one of this file, or one already in the database'),
     venue_id: id
@@ -455,6 +455,10 @@ const apiKey = z
       .default(null)
       .describe('Requests per minute when rate limits are enforced; null: the default'),
     revoked: z.boolean().default(false).describe('A key revoked in the database stays revoked whatever the file says'),
+    mode: z
+      .enum(['live', 'test'])
+      .default('live')
+      .describe('`live` (sk_live_, real bookings) or `test` (sk_test_: test bookings, customers and webhooks only)'),
   })
   .strict()
   .describe('A partner API key with a known secret (demo and test data; production keys come from pnpm spa keys)');

@@ -11,6 +11,7 @@ export interface NewKeyRow {
   rateLimitPerMin: number | null;
   secretHmac: string;
   secretEncrypted: string;
+  livemode: boolean;
 }
 
 export function findOrganisationBySlug(db: Db, slug: string) {
@@ -30,7 +31,7 @@ export function lockOrganisation(trx: Transaction<Database>, organisationId: str
 export function findKey(db: Db, keyId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'kind', 'organisation_id', 'secret_encrypted', 'revoked_at'])
+    .select(['id', 'kind', 'organisation_id', 'secret_encrypted', 'revoked_at', 'livemode'])
     .where('id', '=', keyId)
     .executeTakeFirst();
 }
@@ -43,6 +44,7 @@ export function listKeysOfOrganisation(db: Db, organisationId: string) {
     .select([
       'api_keys.id',
       'api_keys.kind',
+      'api_keys.livemode',
       'venues.slug as venue',
       'api_keys.scopes',
       'api_keys.rate_limit_per_min',
@@ -55,20 +57,31 @@ export function listKeysOfOrganisation(db: Db, organisationId: string) {
     .execute();
 }
 
-export async function insertKey(db: Db, key: NewKeyRow): Promise<void> {
-  await db
-    .insertInto('api_keys')
-    .values({
-      id: key.id,
-      organisation_id: key.organisationId,
-      venue_id: key.venueId,
-      kind: key.kind,
-      scopes: key.scopes,
-      rate_limit_per_min: key.rateLimitPerMin,
-      secret_hmac: key.secretHmac,
-      secret_encrypted: key.secretEncrypted,
-    })
-    .execute();
+/** Inserts the key; with `ignoreTaken`, nothing when its organisation's active dashboard key of its mode exists. */
+export async function insertKey(db: Db, key: NewKeyRow, options: { ignoreTaken?: boolean } = {}): Promise<boolean> {
+  const insert = db.insertInto('api_keys').values({
+    id: key.id,
+    organisation_id: key.organisationId,
+    venue_id: key.venueId,
+    kind: key.kind,
+    scopes: key.scopes,
+    rate_limit_per_min: key.rateLimitPerMin,
+    secret_hmac: key.secretHmac,
+    secret_encrypted: key.secretEncrypted,
+    livemode: key.livemode,
+  });
+  const result = await (
+    options.ignoreTaken
+      ? insert.onConflict((oc) =>
+          oc
+            .columns(['organisation_id', 'livemode'])
+            .where('kind', '=', 'dashboard')
+            .where('revoked_at', 'is', null)
+            .doNothing(),
+        )
+      : insert
+  ).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 1n) > 0;
 }
 
 /** Revokes the key if it is active; undefined when it was not (unknown, or already revoked). */
@@ -82,33 +95,45 @@ export function revokeActiveKey(db: Db, keyId: string, now: string) {
     .executeTakeFirst();
 }
 
-/** Revokes the organisation's active dashboard key, returning what the new one inherits. */
-export function revokeActiveDashboardKey(trx: Transaction<Database>, organisationId: string, now: string) {
-  return trx
+/**
+ * Revokes the organisation's active dashboard key of one mode, returning what the new one inherits. With `keyId`,
+ * only while that key is still the active one: a second regeneration of the same key, waiting on the first one's
+ * row lock, then finds it revoked and changes nothing (undefined).
+ */
+export function revokeActiveDashboardKey(
+  trx: Transaction<Database>,
+  organisationId: string,
+  livemode: boolean,
+  now: string,
+  keyId?: string,
+) {
+  let query = trx
     .updateTable('api_keys')
     .set({ revoked_at: now })
     .where('organisation_id', '=', organisationId)
+    .where('livemode', '=', livemode)
     .where('kind', '=', 'dashboard')
-    .where('revoked_at', 'is', null)
-    .returning(['id', 'scopes', 'rate_limit_per_min'])
-    .executeTakeFirst();
+    .where('revoked_at', 'is', null);
+  if (keyId !== undefined) query = query.where('id', '=', keyId);
+  return query.returning(['id', 'scopes', 'rate_limit_per_min']).executeTakeFirst();
 }
 
 /** A key's description, without its secret. */
 export function findKeyDescription(db: Db, keyId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'scopes', 'rate_limit_per_min', 'created_at'])
+    .select(['id', 'scopes', 'rate_limit_per_min', 'created_at', 'livemode'])
     .where('id', '=', keyId)
     .executeTakeFirstOrThrow();
 }
 
-/** The organisation's active dashboard key, without its secret. */
-export function findActiveDashboardKey(db: Db, organisationId: string) {
+/** The organisation's active dashboard key of one mode, without its secret. */
+export function findActiveDashboardKey(db: Db, organisationId: string, livemode: boolean) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'scopes', 'rate_limit_per_min', 'created_at'])
+    .select(['id', 'scopes', 'rate_limit_per_min', 'created_at', 'livemode'])
     .where('organisation_id', '=', organisationId)
+    .where('livemode', '=', livemode)
     .where('kind', '=', 'dashboard')
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -21,6 +21,9 @@ export async function printDemoKey(db: Db, vault: KeyVault, publicUrl: string): 
     process.stdout.write(
       `\n  Demo data ${demo.loaded ? 'loaded' : 'present'}. Demo API key (organisation ${demo.organisation}):\n\n` +
         `    ${demo.apiKey}\n\n` +
+        (demo.testKey
+          ? `  Demo test key (test mode: test bookings only, nothing reaches the venue):\n\n    ${demo.testKey}\n\n`
+          : '') +
         `  Try:  curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/venues\n` +
         `  Reference: ${publicUrl}/docs\n\n` +
         dashboard,

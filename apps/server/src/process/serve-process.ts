@@ -17,6 +17,7 @@ import { systemClock } from '../lib/clock.js';
 import { createRetentionJob } from '../retention/retention-job.js';
 import { retentionDeletedCounter } from '../retention/retention-metrics.js';
 import { createWebhookEngine, WebhookMetrics } from '../webhooks/index.js';
+import { issueMissingTestKeys } from '../keys/test-keys.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
 
@@ -148,6 +149,8 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     async () => {
       await migrateDatabase(config, database);
       if (database.kind === 'pglite' && config.demoData) await printDemoKey(database.db, vault, config.publicUrl);
+      const testKeys = await issueMissingTestKeys(database.db, vault);
+      if (testKeys.length) logger.info({ key_ids: testKeys }, 'issued the test keys organisations lacked');
     },
     logger,
     () => stopping !== undefined,

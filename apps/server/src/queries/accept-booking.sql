@@ -2,7 +2,7 @@
 -- acceptBooking (bookings/therapist-workflow.ts) by a therapist other than the one tentatively held, statement by statement.
 
 -- 1.
-select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."accepted_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
+select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."accepted_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."livemode", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
 from "bookings"
 inner join "venues" on "venues"."id" = "bookings"."venue_id"
 where "bookings"."id" = $1
@@ -23,17 +23,18 @@ from unnest($1::text[]) with ordinality as k(key, n) order by n;
 
 -- 5.
 select distinct h.therapist_id from therapist_reservations h
-where h.therapist_id = any($1::uuid[]) and h.venue_id <> $2 and h.during && $3::tstzrange;
+where h.therapist_id = any($1::uuid[]) and h.livemode = $2 and h.venue_id <> $3 and h.during && $4::tstzrange;
 
 -- 6.
 with released as (
   delete from therapist_reservations where booking_id = $1 and therapist_id = $2
 )
-insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
-values ($3, $4, $5, $6::tstzrange);
+insert into therapist_reservations (booking_id, therapist_id, venue_id, during, livemode)
+select $3, $4, $5, $6::tstzrange, b.livemode
+from bookings b where b.id = $7;
 
 -- 7.
 with "offer" as (update "booking_offers" set "accepted_at" = $1 where "booking_id" = $2 and "therapist_id" = $3) update "bookings"
 set "accepted_count" = accepted_count + 1, "status" = case when accepted_count + 1 >= guest_count then 'confirmed' else status end, "therapist_id" = coalesce(therapist_id, $4::uuid), "updated_at" = $5
 where "id" = $6
-returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "therapist_id";
+returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "livemode", "therapist_id";

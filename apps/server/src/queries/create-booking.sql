@@ -9,42 +9,42 @@ where "id" = $2;
 -- 2.
 select s.*,
          pg_try_advisory_xact_lock(('x' || substr(md5($1), 1, 16))::bit(64)::bigint) as claim_locked,
-         (select id from bookings where venue_id = $2 and external_id = $3) as claim_existing_id
+         (select id from bookings where venue_id = $2 and livemode = $3 and external_id = $4) as claim_existing_id
   from (
-  with w as (select tstzrange($4::timestamptz, $5::timestamptz) as r),
+  with w as (select tstzrange($5::timestamptz, $6::timestamptz) as r),
   eligible_rooms as (
     select r.id, r.capacity from rooms r
-    where r.venue_id = $6
-      and (not exists (select 1 from treatment_rooms tr where tr.treatment_id = $7)
-           or exists (select 1 from treatment_rooms tr where tr.treatment_id = $8 and tr.room_id = r.id))
+    where r.venue_id = $7
+      and (not exists (select 1 from treatment_rooms tr where tr.treatment_id = $8)
+           or exists (select 1 from treatment_rooms tr where tr.treatment_id = $9 and tr.room_id = r.id))
   ),
   qualified as (
     select t.id from therapists t
-    where t.organisation_id = $9 and t.skills @> $10::text[]
-      and (exists (select 1 from therapist_shifts s where s.therapist_id = t.id and s.venue_id = $11)
-           or exists (select 1 from therapist_shift_overrides o where o.therapist_id = t.id and o.venue_id = $12))
+    where t.organisation_id = $10 and t.skills @> $11::text[]
+      and (exists (select 1 from therapist_shifts s where s.therapist_id = t.id and s.venue_id = $12)
+           or exists (select 1 from therapist_shift_overrides o where o.therapist_id = t.id and o.venue_id = $13))
   )
   select
     (select coalesce(json_agg(json_build_object('date', o.date, 'opening_time', o.opening_time, 'closing_time', o.closing_time)), '[]')
-       from one_time_openings o where o.venue_id = $13 and o.date between $14::date and $15::date) as openings,
+       from one_time_openings o where o.venue_id = $14 and o.date between $15::date and $16::date) as openings,
     (select coalesce(json_agg(json_build_object('daily', b.daily, 'start_time', b.start_time, 'end_time', b.end_time,
               'start_ms', extract(epoch from b.start_at) * 1000, 'end_ms', extract(epoch from b.end_at) * 1000)), '[]')
-       from venue_blocks b, w where b.venue_id = $16 and (b.daily or tstzrange(b.start_at, b.end_at) && w.r)) as blocks,
+       from venue_blocks b, w where b.venue_id = $17 and (b.daily or tstzrange(b.start_at, b.end_at) && w.r)) as blocks,
     (select coalesce(json_agg(json_build_object('id', e.id, 'capacity', e.capacity) order by e.id), '[]') from eligible_rooms e) as rooms,
     (select coalesce(json_agg(json_build_object('room_id', g.room_id, 'start_ms', g.starts, 'end_ms', g.ends)), '[]')
        from (select h.room_id,
                     json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
                     json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
-               from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r
+               from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.livemode = $18 and h.during && w.r
                group by h.room_id) g) as room_holds,
     (select coalesce(json_agg(q.id order by q.id), '[]') from qualified q) as therapist_ids,
     (select coalesce(json_agg(json_build_object('therapist_id', s.therapist_id, 'days_of_week', s.days_of_week,
               'start_time', s.start_time, 'end_time', s.end_time)), '[]')
-       from therapist_shifts s where s.venue_id = $17 and s.therapist_id in (select id from qualified)) as shifts,
+       from therapist_shifts s where s.venue_id = $19 and s.therapist_id in (select id from qualified)) as shifts,
     (select coalesce(json_agg(json_build_object('therapist_id', o.therapist_id, 'date', o.date,
               'start_time', o.start_time, 'end_time', o.end_time)), '[]')
        from therapist_shift_overrides o
-       where o.venue_id = $18 and o.therapist_id in (select id from qualified) and o.date between $19::date and $20::date) as overrides,
+       where o.venue_id = $20 and o.therapist_id in (select id from qualified) and o.date between $21::date and $22::date) as overrides,
     (select coalesce(json_agg(json_build_object('therapist_id', a.therapist_id,
               'start_ms', extract(epoch from a.start_at) * 1000, 'end_ms', extract(epoch from a.end_at) * 1000)), '[]')
        from therapist_absences a, w where a.therapist_id in (select id from qualified) and tstzrange(a.start_at, a.end_at) && w.r) as absences,
@@ -53,7 +53,7 @@ select s.*,
        from (select h.therapist_id, h.venue_id,
                     json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
                     json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
-               from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r
+               from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.livemode = $23 and h.during && w.r
                group by h.therapist_id, h.venue_id) g) as therapist_holds
 ) s;
 
@@ -66,42 +66,45 @@ from unnest($1::text[]) with ordinality as k(key, n) order by n;
 
 -- 5.
 with customer as (
-  insert into customers (id, organisation_id, first_name, last_name, email, phone, language)
-  select gen_random_uuid(), $1, $2, $3, $4, $5, $6
+  insert into customers (id, organisation_id, livemode, first_name, last_name, email, phone, language)
+  select gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7
   where not exists (select 1 from therapist_reservations h
-where h.therapist_id = any($7::uuid[]) and h.venue_id <> $8 and h.during && $9::tstzrange)
-  on conflict (organisation_id, lower(email)) do update set email = customers.email
+where h.therapist_id = any($8::uuid[]) and h.livemode = $9 and h.venue_id <> $10 and h.during && $11::tstzrange)
+  on conflict (organisation_id, livemode, lower(email)) do update set email = customers.email
   returning id
 ), booking as (
   insert into bookings (id, venue_id, treatment_id, variant_id, customer_id, status, start_at, end_at, guest_count, notes,
-                        external_reference, external_id, client_type, total_price_minor, currency, created_at, updated_at)
-  select $10, $11, $12, $13, customer.id, $14, $15, $16, $17,
-         $18, $19, $20, $21, $22, $23, $24, $25
+                        external_reference, external_id, client_type, total_price_minor, currency, created_at, updated_at, livemode)
+  select $12, $13, $14, $15, customer.id, $16, $17, $18, $19,
+         $20, $21, $22, $23, $24, $25, $26, $27,
+         $28
   from customer
-  returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text"
+  returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "livemode"
 ), room_hold as (
-  insert into room_reservations (booking_id, room_id, during) select booking.id, $26, $27::tstzrange from booking
+  insert into room_reservations (booking_id, room_id, during, livemode)
+  select booking.id, $29, $30::tstzrange, $31 from booking
 ), therapist_holds as (
-  insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
-  select booking.id, t.id, booking.venue_id, $28::tstzrange from booking, unnest($29::uuid[]) as t(id)
+  insert into therapist_reservations (booking_id, therapist_id, venue_id, during, livemode)
+  select booking.id, t.id, booking.venue_id, $32::tstzrange, $33
+  from booking, unnest($34::uuid[]) as t(id)
 ), offers as (
-  insert into booking_offers (booking_id, therapist_id) select booking.id, t.id from booking, unnest($30::uuid[]) as t(id)
+  insert into booking_offers (booking_id, therapist_id) select booking.id, t.id from booking, unnest($35::uuid[]) as t(id)
 )
 select * from booking;
 
 -- 6.
 with event as (
-  insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
-  select $1, $2, $3, v.organisation_id, v.id, $4, $5
-  from venues v where v.id = $6
-  returning id, organisation_id, venue_id, created_at
+  insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at, livemode)
+  select $1, $2, $3, v.organisation_id, v.id, $4, $5, $6
+  from venues v where v.id = $7
+  returning id, organisation_id, venue_id, created_at, livemode
 )
-insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-select event.id, ep.id, event.created_at
-from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id
+insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at, livemode)
+select event.id, ep.id, event.created_at, event.livemode
+from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id and ep.livemode = event.livemode
 where ep.disabled_at is null
   and (ep.venue_id is null or ep.venue_id = event.venue_id)
-  and (cardinality(ep.event_types) = 0 or $7 = any(ep.event_types));
+  and (cardinality(ep.event_types) = 0 or $8 = any(ep.event_types));
 
 -- 7.
 with logged as (

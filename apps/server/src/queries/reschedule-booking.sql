@@ -2,7 +2,7 @@
 -- rescheduleBooking (bookings/reschedule-booking.ts) of a pending booking by id to a later start, statement by statement.
 
 -- 1.
-select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."accepted_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
+select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."accepted_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."livemode", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
 from "bookings"
 inner join "venues" on "venues"."id" = "bookings"."venue_id"
 where "bookings"."id" = $1
@@ -50,16 +50,16 @@ select
      from (select h.room_id,
                   json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
                   json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
-             from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r
+             from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.livemode = $14 and h.during && w.r
              group by h.room_id) g) as room_holds,
   (select coalesce(json_agg(q.id order by q.id), '[]') from qualified q) as therapist_ids,
   (select coalesce(json_agg(json_build_object('therapist_id', s.therapist_id, 'days_of_week', s.days_of_week,
             'start_time', s.start_time, 'end_time', s.end_time)), '[]')
-     from therapist_shifts s where s.venue_id = $14 and s.therapist_id in (select id from qualified)) as shifts,
+     from therapist_shifts s where s.venue_id = $15 and s.therapist_id in (select id from qualified)) as shifts,
   (select coalesce(json_agg(json_build_object('therapist_id', o.therapist_id, 'date', o.date,
             'start_time', o.start_time, 'end_time', o.end_time)), '[]')
      from therapist_shift_overrides o
-     where o.venue_id = $15 and o.therapist_id in (select id from qualified) and o.date between $16::date and $17::date) as overrides,
+     where o.venue_id = $16 and o.therapist_id in (select id from qualified) and o.date between $17::date and $18::date) as overrides,
   (select coalesce(json_agg(json_build_object('therapist_id', a.therapist_id,
             'start_ms', extract(epoch from a.start_at) * 1000, 'end_ms', extract(epoch from a.end_at) * 1000)), '[]')
      from therapist_absences a, w where a.therapist_id in (select id from qualified) and tstzrange(a.start_at, a.end_at) && w.r) as absences,
@@ -68,7 +68,7 @@ select
      from (select h.therapist_id, h.venue_id,
                   json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
                   json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
-             from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r
+             from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.livemode = $19 and h.during && w.r
              group by h.therapist_id, h.venue_id) g) as therapist_holds;
 
 -- 6.
@@ -81,12 +81,14 @@ from unnest($1::text[]) with ordinality as k(key, n) order by n;
 -- 8.
 with booking as (
   select id, venue_id from bookings where id = $1 and not exists (select 1 from therapist_reservations h
-where h.therapist_id = any($2::uuid[]) and h.venue_id <> $3 and h.during && $4::tstzrange)
+where h.therapist_id = any($2::uuid[]) and h.livemode = $3 and h.venue_id <> $4 and h.during && $5::tstzrange)
 ), room_hold as (
-  insert into room_reservations (booking_id, room_id, during) select booking.id, $5, $6::tstzrange from booking
+  insert into room_reservations (booking_id, room_id, during, livemode)
+  select booking.id, $6, $7::tstzrange, $8 from booking
 ), therapist_holds as (
-  insert into therapist_reservations (booking_id, therapist_id, venue_id, during)
-  select booking.id, t.id, booking.venue_id, $7::tstzrange from booking, unnest($8::uuid[]) as t(id)
+  insert into therapist_reservations (booking_id, therapist_id, venue_id, during, livemode)
+  select booking.id, t.id, booking.venue_id, $9::tstzrange, $10
+  from booking, unnest($11::uuid[]) as t(id)
 )
 select id from booking;
 
@@ -105,21 +107,21 @@ on conflict do nothing;
 update "bookings"
 set "start_at" = $1, "end_at" = $2, "updated_at" = $3
 where "id" = $4
-returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "therapist_id";
+returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "livemode", "therapist_id";
 
 -- 12.
 with event as (
-  insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
-  select $1, $2, $3, v.organisation_id, v.id, $4, $5
-  from venues v where v.id = $6
-  returning id, organisation_id, venue_id, created_at
+  insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at, livemode)
+  select $1, $2, $3, v.organisation_id, v.id, $4, $5, $6
+  from venues v where v.id = $7
+  returning id, organisation_id, venue_id, created_at, livemode
 )
-insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-select event.id, ep.id, event.created_at
-from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id
+insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at, livemode)
+select event.id, ep.id, event.created_at, event.livemode
+from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id and ep.livemode = event.livemode
 where ep.disabled_at is null
   and (ep.venue_id is null or ep.venue_id = event.venue_id)
-  and (cardinality(ep.event_types) = 0 or $7 = any(ep.event_types));
+  and (cardinality(ep.event_types) = 0 or $8 = any(ep.event_types));
 
 -- 13.
 with logged as (

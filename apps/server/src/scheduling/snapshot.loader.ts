@@ -15,8 +15,9 @@ export async function loadSnapshot(
   venue: VenueRow,
   variant: SnapshotVariant,
   range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
+  livemode: boolean,
 ): Promise<AvailabilitySnapshot> {
-  return toSnapshot(venue, variant, await selectSnapshotRow(db, snapshotQuery(venue, variant, range)));
+  return toSnapshot(venue, variant, await selectSnapshotRow(db, snapshotQuery(venue, variant, range, livemode)));
 }
 
 /**
@@ -29,6 +30,7 @@ export function snapshotQuery(
   venue: VenueRow,
   variant: SnapshotVariant,
   range: { from: Temporal.PlainDate; to: Temporal.PlainDate },
+  livemode: boolean,
   around?: { start: Temporal.Instant; end: Temporal.Instant },
 ): SnapshotQuery {
   const timeZone = venue.timezone ?? 'UTC';
@@ -44,6 +46,7 @@ export function snapshotQuery(
     organisationId: venue.organisation_id,
     treatmentId: variant.treatmentId,
     requiredSkills: variant.requiredSkills,
+    livemode,
     from: range.from.toString(),
     to: range.to.toString(),
     windowStart: isoFromEpochMs(windowStart.epochMilliseconds),

@@ -27,6 +27,8 @@ export interface SnapshotQuery {
   organisationId: string;
   treatmentId: string;
   requiredSkills: string[];
+  /** Holds of this mode's bookings only: a test booking never takes a live slot, nor the reverse. */
+  livemode: boolean;
   from: string;
   to: string;
   /** Holds overlapping [windowStart, windowEnd) are read; ISO instants. */
@@ -74,7 +76,7 @@ export function snapshotSql(q: SnapshotQuery) {
          from (select h.room_id,
                       json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
                       json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
-                 from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.during && w.r
+                 from room_reservations h, w where h.room_id in (select id from eligible_rooms) and h.livemode = ${q.livemode} and h.during && w.r
                  group by h.room_id) g) as room_holds,
       (select coalesce(json_agg(q.id order by q.id), '[]') from qualified q) as therapist_ids,
       (select coalesce(json_agg(json_build_object('therapist_id', s.therapist_id, 'days_of_week', s.days_of_week,
@@ -92,7 +94,7 @@ export function snapshotSql(q: SnapshotQuery) {
          from (select h.therapist_id, h.venue_id,
                       json_agg(extract(epoch from lower(h.during)) * 1000 order by lower(h.during)) as starts,
                       json_agg(extract(epoch from upper(h.during)) * 1000 order by lower(h.during)) as ends
-                 from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.during && w.r
+                 from therapist_reservations h, w where h.therapist_id in (select id from qualified) and h.livemode = ${q.livemode} and h.during && w.r
                  group by h.therapist_id, h.venue_id) g) as therapist_holds
   `;
 }

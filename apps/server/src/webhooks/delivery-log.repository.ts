@@ -19,6 +19,7 @@ export interface DeliveryFilter {
 export async function listDeliveriesOf(
   db: Db,
   organisationId: string,
+  livemode: boolean,
   filter: DeliveryFilter,
   page: { offset: number; limit: number },
 ) {
@@ -26,7 +27,8 @@ export async function listDeliveriesOf(
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
-    .where('e.organisation_id', '=', organisationId);
+    .where('e.organisation_id', '=', organisationId)
+    .where('e.livemode', '=', livemode);
   if (filter.endpointId !== undefined) query = query.where('d.endpoint_id', '=', filter.endpointId);
   if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
   if (filter.eventType !== undefined) query = query.where('e.type', '=', filter.eventType);
@@ -80,12 +82,13 @@ export async function listDeliveriesOf(
 export type DeliveryLogRow = Awaited<ReturnType<typeof listDeliveriesOf>>['rows'][number];
 
 /** Deliveries of the organisation's endpoints settled since `since`, counted per endpoint and outcome. */
-export function countSettledSince(db: Db, organisationId: string, since: string) {
+export function countSettledSince(db: Db, organisationId: string, livemode: boolean, since: string) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
     .select(['d.endpoint_id', 'd.status', (eb) => eb.fn.countAll<string>().as('count')])
     .where('ep.organisation_id', '=', organisationId)
+    .where('ep.livemode', '=', livemode)
     .where('d.status', 'in', ['succeeded', 'failed'])
     .where('d.completed_at', '>=', since)
     .groupBy(['d.endpoint_id', 'd.status'])
@@ -93,7 +96,13 @@ export function countSettledSince(db: Db, organisationId: string, since: string)
 }
 
 /** One delivery of an organisation's event to one endpoint, with the body sent and each attempt's answer. */
-export async function findDeliveryOf(db: Db, organisationId: string, eventId: string, endpointId: string) {
+export async function findDeliveryOf(
+  db: Db,
+  organisationId: string,
+  livemode: boolean,
+  eventId: string,
+  endpointId: string,
+) {
   const delivery = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
@@ -112,6 +121,7 @@ export async function findDeliveryOf(db: Db, organisationId: string, eventId: st
       'd.completed_at',
     ])
     .where('e.organisation_id', '=', organisationId)
+    .where('e.livemode', '=', livemode)
     .where('d.event_id', '=', eventId)
     .where('d.endpoint_id', '=', endpointId)
     .executeTakeFirst();

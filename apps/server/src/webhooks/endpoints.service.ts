@@ -25,6 +25,8 @@ export interface AddEndpointInput {
   allowPrivateNetworks: boolean;
   now?: Temporal.Instant;
   audit?: AuditTrail | undefined;
+  /** False for a test endpoint (test events only); live by default. */
+  livemode?: boolean | undefined;
 }
 
 /** `--events a,b` as event types; unknown names are refused with the list of known ones. Unset: every type. */
@@ -53,7 +55,7 @@ export async function addEndpoint(db: Db, vault: KeyVault, input: AddEndpointInp
     if (!venue) throw new OperatorError(`No venue ${input.venueSlug} in organisation ${org.slug}`);
     venueId = venue.id;
   }
-  return addEndpointTo(db, vault, org, { ...input, venueId, eventTypes });
+  return addEndpointTo(db, vault, org, { ...input, venueId, eventTypes, livemode: input.livemode ?? true });
 }
 
 export interface NewEndpoint {
@@ -62,6 +64,8 @@ export interface NewEndpoint {
   venueId: string | null;
   /** Empty: every event type. */
   eventTypes: WebhookEventType[];
+  /** Which events it receives: live ones (true) or test ones (false). */
+  livemode: boolean;
   allowPrivateNetworks: boolean;
   now?: Temporal.Instant | undefined;
   /** Records `webhook_endpoint.created` in the insert's transaction. */
@@ -94,6 +98,7 @@ export async function addEndpointTo(db: Db, vault: KeyVault, org: { id: string; 
         event_types: eventTypes,
         secret_encrypted: vault.encrypt(secret, id),
         created_at: createdAt,
+        livemode: input.livemode,
       })
       .execute();
     await input.audit?.record(trx, {
@@ -141,8 +146,11 @@ export async function listEndpoints(db: Db, orgSlug: string) {
   return listEndpointsOf(db, org.id);
 }
 
-/** listEndpoints for an organisation known by id; `endpointId` narrows it to that one endpoint. */
-export async function listEndpointsOf(db: Db, organisationId: string, endpointId?: string) {
+/**
+ * listEndpoints for an organisation known by id; `livemode` narrows it to one mode's endpoints (the dashboard's),
+ * `endpointId` to that one endpoint.
+ */
+export async function listEndpointsOf(db: Db, organisationId: string, livemode?: boolean, endpointId?: string) {
   let query = db
     .selectFrom('webhook_endpoints as ep')
     .leftJoin('venues as v', 'v.id', 'ep.venue_id')
@@ -158,8 +166,10 @@ export async function listEndpointsOf(db: Db, organisationId: string, endpointId
       'ep.failing_since',
       'ep.disabled_at',
       'ep.previous_secret_expires_at',
+      'ep.livemode',
     ])
     .where('ep.organisation_id', '=', organisationId);
+  if (livemode !== undefined) query = query.where('ep.livemode', '=', livemode);
   if (endpointId !== undefined) query = query.where('ep.id', '=', endpointId);
   const rows = await query.orderBy('ep.created_at').orderBy('ep.id').execute();
   const iso = (text: string | null) => (text ? isoFromDb(text) : null);

@@ -46,6 +46,7 @@ export interface FeedEventRow {
   id: string;
   body: string;
   seq: number | null;
+  livemode: boolean;
 }
 
 /** Where an `after` event stands, or undefined when the scope cannot see it (never was, or no longer kept). */
@@ -62,7 +63,7 @@ export async function listFeedEvents(
   scope: OrganisationScope,
   query: { afterSeq: number; types?: readonly string[] | undefined; bookingId?: string | undefined; limit: number },
 ): Promise<FeedEventRow[]> {
-  let q = inScope(db, scope).select(['id', 'body', 'seq']).where('seq', '>', query.afterSeq);
+  let q = inScope(db, scope).select(['id', 'body', 'seq', 'livemode']).where('seq', '>', query.afterSeq);
   if (query.types !== undefined) q = q.where('type', 'in', [...query.types]);
   if (query.bookingId !== undefined) q = q.where('booking_id', '=', query.bookingId);
   return q
@@ -73,14 +74,15 @@ export async function listFeedEvents(
 
 /** One event of the scope by id, numbered or not yet. */
 export async function findFeedEvent(db: Db, scope: OrganisationScope, eventId: string) {
-  return inScope(db, scope).select(['id', 'body', 'seq']).where('id', '=', eventId).executeTakeFirst();
+  return inScope(db, scope).select(['id', 'body', 'seq', 'livemode']).where('id', '=', eventId).executeTakeFirst();
 }
 
-/** The scope's booking events: its organisation's, of its venues when it lists some. */
+/** The scope's booking events: its organisation's and mode's, of its venues when it lists some. */
 function inScope(db: Db, scope: OrganisationScope) {
   const q = db
     .selectFrom('webhook_events')
     .where('organisation_id', '=', scope.organisationId)
+    .where('livemode', '=', scope.livemode)
     .where('booking_id', 'is not', null);
   if (scope.venueIds === null) return q;
   return scope.venueIds.length ? q.where('venue_id', 'in', [...scope.venueIds]) : q.where(sql<boolean>`false`);

@@ -21,16 +21,22 @@ const EVENT_OF_STATUS: Partial<Record<BookingStatus, Exclude<WebhookEventType, '
 
 /**
  * The outbox: writes the event of a booking change inside the change's own transaction (so it exists exactly
- * when the change committed), with one pending delivery per enabled endpoint of the booking's organisation
- * that wants it. `row` is the booking as the change left it (every writer has it from its RETURNING). Every status
- * change comes through here, so here it is also logged for the venue desks' live pages.
+ * when the change committed), with one pending delivery per enabled endpoint of the booking's organisation and
+ * mode that wants it (a test booking's events go to test endpoints only, a live one's to live endpoints only).
+ * `row` is the booking as the change left it (every writer has it from its RETURNING). Every status change comes
+ * through here, so here it is also logged for the venue desks' live pages.
  */
 export async function recordBookingEvent(
   trx: Trx,
   type: Exclude<WebhookEventType, 'booking.rescheduled'>,
   row: BookingRow,
 ) {
-  await recordEvent(trx, row, { type, timestamp: isoFromDb(row.updated_at), data: { booking: toBooking(row) } });
+  await recordEvent(trx, row, {
+    type,
+    timestamp: isoFromDb(row.updated_at),
+    livemode: row.livemode,
+    data: { booking: toBooking(row) },
+  });
 }
 
 /** booking.rescheduled: the booking at its new time, with the start and end it had before. */
@@ -42,6 +48,7 @@ export async function recordRescheduledEvent(
   await recordEvent(trx, row, {
     type: 'booking.rescheduled',
     timestamp: isoFromDb(row.updated_at),
+    livemode: row.livemode,
     data: {
       booking: toBooking(row),
       previous_start_at: isoFromDb(previous.start_at),
@@ -56,14 +63,14 @@ async function recordEvent(trx: Trx, row: BookingRow, event: WebhookEvent) {
   const body = JSON.stringify(event);
   await sql`
     with event as (
-      insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
-      select ${randomUUID()}, ${type}, ${row.id}, v.organisation_id, v.id, ${body}, ${timestamp}
+      insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at, livemode)
+      select ${randomUUID()}, ${type}, ${row.id}, v.organisation_id, v.id, ${body}, ${timestamp}, ${row.livemode}
       from venues v where v.id = ${row.venue_id}
-      returning id, organisation_id, venue_id, created_at
+      returning id, organisation_id, venue_id, created_at, livemode
     )
-    insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-    select event.id, ep.id, event.created_at
-    from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id
+    insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at, livemode)
+    select event.id, ep.id, event.created_at, event.livemode
+    from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id and ep.livemode = event.livemode
     where ep.disabled_at is null
       and (ep.venue_id is null or ep.venue_id = event.venue_id)
       and (cardinality(ep.event_types) = 0 or ${type} = any(ep.event_types))

@@ -39,7 +39,7 @@ export async function queueTestEvent(
   return db.transaction().execute(async (trx) => {
     let query = trx
       .selectFrom('webhook_endpoints')
-      .select(['id', 'organisation_id', 'disabled_at'])
+      .select(['id', 'organisation_id', 'disabled_at', 'livemode'])
       .where('id', '=', endpointId)
       .forUpdate();
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
@@ -58,9 +58,11 @@ export async function queueTestEvent(
         body: JSON.stringify({
           type: options.sample?.type ?? TEST_EVENT_TYPE,
           timestamp,
+          livemode: endpoint.livemode,
           data: options.sample?.data ?? {},
         }),
         created_at: timestamp,
+        livemode: endpoint.livemode,
       })
       .execute();
     const delivery = await trx
@@ -69,6 +71,7 @@ export async function queueTestEvent(
         event_id: id,
         endpoint_id: endpoint.id,
         next_attempt_at: timestamp,
+        livemode: endpoint.livemode,
         lease_token: options.lease?.token ?? null,
         lease_until: options.lease?.until.toString() ?? null,
       })

@@ -93,6 +93,7 @@ describe('POST /v1/bookings/{booking_id}/cancel', () => {
             cancelled_by: 'partner',
             reason: 'Guest changed plans',
           },
+          livemode: true,
         },
       });
       const row = await ctx.db

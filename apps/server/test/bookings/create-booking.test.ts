@@ -80,6 +80,7 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
         created_at: NOW,
         updated_at: NOW,
         cancellation: null,
+        livemode: true,
       },
     });
     const row = await ctx.db

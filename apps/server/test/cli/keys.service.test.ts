@@ -75,6 +75,7 @@ describe('operator key management (pnpm spa keys)', () => {
       .select(['id', 'revoked_at'])
       .where('organisation_id', '=', orgId)
       .where('kind', '=', 'dashboard')
+      .where('livemode', '=', true)
       .execute();
     expect(dashboards.filter((k) => k.revoked_at === null).map((k) => k.id)).toEqual([next.id]);
     expect(dashboards.find((k) => k.id === oldId)?.revoked_at).toBe('2026-11-22 10:00:00+00');
@@ -132,7 +133,7 @@ describe('operator key management (pnpm spa keys)', () => {
       ],
       [
         () => createKey(ctx.db, ctx.vault, { orgSlug: org, kind: 'dashboard' }),
-        `Organisation ${org} already has an active dashboard key; use \`keys regenerate --org ${org}\` to replace it`,
+        `Organisation ${org} already has an active live dashboard key; use \`keys regenerate --org ${org}\` to replace it`,
       ],
       [
         () => createKey(ctx.db, ctx.vault, { orgSlug: org, venueSlug: venue, kind: 'dashboard' }),

@@ -46,7 +46,7 @@ describe('test events and the delivery log with attempts', () => {
     expect(r.verified(f.endpoint.secret)).toEqual([{ type: 'webhook.test', timestamp, data: {} }]);
     expect(timestamp).toBe(now.round({ smallestUnit: 'second', roundingMode: 'trunc' }).toString());
 
-    const log = await listDeliveriesOf(ctx.db, f.organisation.id, { eventType: 'webhook.test' }, PAGE);
+    const log = await listDeliveriesOf(ctx.db, f.organisation.id, true, { eventType: 'webhook.test' }, PAGE);
     expect(log.total).toBe(1);
     expect(log.rows[0]).toMatchObject({
       event_id: eventId,
@@ -64,28 +64,28 @@ describe('test events and the delivery log with attempts', () => {
     r.answer({ status: 503 });
     const failing = await queueTestEvent(ctx.db, f.endpoint.id, { now: ctx.clock.now() });
     await ctx.engine.runOnce();
-    const [row] = (await listDeliveriesOf(ctx.db, f.organisation.id, { status: 'pending' }, PAGE)).rows;
+    const [row] = (await listDeliveriesOf(ctx.db, f.organisation.id, true, { status: 'pending' }, PAGE)).rows;
     expect(row).toMatchObject({ event_id: failing.eventId, attempt_log: [{ attempt: 1, status_code: 503 }] });
   });
 
   it('filters by endpoint, status and event type, and shows another organisation nothing of it', async () => {
     const booking = await ctx.book(f, { start_at: '2026-12-01T09:00:00Z' });
-    const byType = await listDeliveriesOf(ctx.db, f.organisation.id, { eventType: 'booking.created' }, PAGE);
+    const byType = await listDeliveriesOf(ctx.db, f.organisation.id, true, { eventType: 'booking.created' }, PAGE);
     expect(byType.rows.map((d) => [d.booking_id, d.endpoint_id]).sort()).toEqual(
       [
         [booking.id, f.endpoint.id],
         [booking.id, second.id],
       ].sort(),
     );
-    const bySecond = await listDeliveriesOf(ctx.db, f.organisation.id, { endpointId: second.id }, PAGE);
+    const bySecond = await listDeliveriesOf(ctx.db, f.organisation.id, true, { endpointId: second.id }, PAGE);
     expect(bySecond.rows.map((d) => d.event_type)).toEqual(['booking.created']);
     expect(
-      (await listDeliveriesOf(ctx.db, f.organisation.id, { bookingId: booking.id }, PAGE)).rows.map((d) => d.url),
+      (await listDeliveriesOf(ctx.db, f.organisation.id, true, { bookingId: booking.id }, PAGE)).rows.map((d) => d.url),
     ).toHaveLength(2);
-    expect((await listDeliveriesOf(ctx.db, foreign.organisation.id, {}, PAGE)).total).toBe(0);
-    expect((await listDeliveriesOf(ctx.db, foreign.organisation.id, { endpointId: f.endpoint.id }, PAGE)).total).toBe(
-      0,
-    );
+    expect((await listDeliveriesOf(ctx.db, foreign.organisation.id, true, {}, PAGE)).total).toBe(0);
+    expect(
+      (await listDeliveriesOf(ctx.db, foreign.organisation.id, true, { endpointId: f.endpoint.id }, PAGE)).total,
+    ).toBe(0);
   });
 
   it('replays a test event to its own endpoint only', async () => {
@@ -101,7 +101,7 @@ describe('test events and the delivery log with attempts', () => {
     await expect(queueTestEvent(ctx.db, f.endpoint.id, { organisationId: foreign.organisation.id })).rejects.toThrow(
       new OperatorError(`No webhook endpoint ${f.endpoint.id}`),
     );
-    const [event] = (await listDeliveriesOf(ctx.db, f.organisation.id, {}, PAGE)).rows;
+    const [event] = (await listDeliveriesOf(ctx.db, f.organisation.id, true, {}, PAGE)).rows;
     await expect(
       webhookEndpoints.replay(ctx.db, event!.event_id, { organisationId: foreign.organisation.id }),
     ).rejects.toThrow(new OperatorError(`No webhook event ${event!.event_id}`));

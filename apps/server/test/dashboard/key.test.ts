@@ -28,6 +28,7 @@ describe('the dashboard key: view, reveal, regenerate', () => {
       scopes: ['venues:read'],
       rate_limit_per_min: null,
       created_at: expect.stringMatching(/Z$/),
+      livemode: true,
     });
     expect(JSON.stringify(res.body)).not.toContain(w.key.key);
     const bare = await makeDashboardOrganisation(ctx.db);
@@ -39,7 +40,11 @@ describe('the dashboard key: view, reveal, regenerate', () => {
   it('refuses a desk person every key route with 403 Forbidden', async () => {
     const w = await world();
     const session = await dash().signIn(w.desk.email);
-    for (const res of [await key(session).get(), await key(session).reveal(), await key(session).regenerate()])
+    for (const res of [
+      await key(session).get(),
+      await key(session).reveal(),
+      await key(session).regenerate({ body: {} }),
+    ])
       expect([res.status, res.body]).toEqual([403, error('Forbidden')]);
     expect(await auditRows(ctx.db, w.org.id).then((rows) => rows.map((r) => r.action))).not.toContain(
       'key.regenerated',
@@ -76,7 +81,7 @@ describe('the dashboard key: view, reveal, regenerate', () => {
     // Warm the key cache: the old key authenticated a moment ago.
     expect((await ctx.partner(w.key.key).venues.list()).status).toBe(200);
     const session = await dash().signIn(w.admin.email);
-    const res = await key(session).regenerate();
+    const res = await key(session).regenerate({ body: {} });
     expectStatus(res, 200);
     const next = res.body.data;
     expect(next).toMatchObject({ scopes: ['venues:read'], rate_limit_per_min: null });

@@ -219,6 +219,7 @@ describe('read endpoints (venues, treatments, customers)', () => {
         phone: null,
         language: 'fr',
         created_at: expect.stringMatching(/Z$/),
+        livemode: true,
       },
     ]);
   });
@@ -250,6 +251,7 @@ describe('read endpoints (venues, treatments, customers)', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
       cancellation: null,
+      livemode: true,
     });
     const paged = await api().customers.bookings({ params, query: { page: '2', page_size: '1' } });
     expectStatus(paged, 200);

@@ -17,7 +17,7 @@ describe('secrets remembered by the key vault', () => {
   const vault = new KeyVault(randomBytes(32));
 
   it('accepts a remembered secret again and still refuses a wrong one, or the same one against another HMAC', () => {
-    const { secret } = generateKeyParts();
+    const { secret } = generateKeyParts(true);
     const stored = vault.hmac(secret);
     expect(vault.verify(secret, stored)).toBe(true);
     expect(vault.verify(secret, stored)).toBe(true);
@@ -25,14 +25,14 @@ describe('secrets remembered by the key vault', () => {
     expect(vault.verify(wrong, stored)).toBe(false);
     expect(vault.verify(secret.slice(1), stored)).toBe(false);
     // A regenerated key has a new HMAC: the old secret, remembered for the old one, does not match it.
-    expect(vault.verify(secret, vault.hmac(generateKeyParts().secret))).toBe(false);
+    expect(vault.verify(secret, vault.hmac(generateKeyParts(true).secret))).toBe(false);
     expect(vault.verify(secret, vault.dummyHmac)).toBe(false);
     // The wrong secret was never remembered in place of the right one.
     expect(vault.verify(secret, stored)).toBe(true);
   });
 
   it('refuses a key the moment its row says revoked or replaced, after accepting it from memory', async () => {
-    const parts = generateKeyParts();
+    const parts = generateKeyParts(true);
     const key = formatApiKey(parts);
     const active: ApiKeyRow = {
       id: parts.id,
@@ -42,6 +42,7 @@ describe('secrets remembered by the key vault', () => {
       rate_limit_per_min: null,
       secret_hmac: vault.hmac(parts.secret),
       revoked_at: null,
+      livemode: true,
     };
     // The row as the key cache hands it: whatever the database (or a change notice) last said.
     let row: ApiKeyRow | undefined = active;
@@ -54,7 +55,7 @@ describe('secrets remembered by the key vault', () => {
     expect([await status(), await status()]).toEqual([200, 200]);
     row = { ...active, revoked_at: new Date().toISOString() };
     expect(await status()).toBe(401);
-    row = { ...active, secret_hmac: vault.hmac(generateKeyParts().secret) };
+    row = { ...active, secret_hmac: vault.hmac(generateKeyParts(true).secret) };
     expect(await status()).toBe(401);
     row = undefined;
     expect(await status()).toBe(401);

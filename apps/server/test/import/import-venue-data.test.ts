@@ -59,7 +59,7 @@ describe('importVenueData: the demo file', () => {
     const created = (n: number) => ({ created: n, updated: 0, unchanged: 0 });
     expect(summary.changes).toMatchObject({
       organisations: created(2),
-      api_keys: created(3),
+      api_keys: created(4),
       venues: created(5),
       therapists: created(demoFile().therapists.length),
       bookings: created(20),
@@ -256,7 +256,7 @@ describe('importVenueData: an invalid file', () => {
       'venues[0].treatments[0].room_ids[0]: no room 00000000-0000-4000-8000-000000000001 in this venue',
       'venues[0].treatments[0].variants[1].price.currency: must equal the venue currency (EUR)',
       'api_keys[1].venue_id: a dashboard key covers every venue of its organisation: must be null',
-      'api_keys[1]: an organisation has at most one active dashboard key, and api_keys[0] is one already',
+      'api_keys[1]: an organisation has at most one active live dashboard key, and api_keys[0] is one already',
       'therapists[1].organisation_id: no organisation 00000000-0000-4000-8000-000000000003 in the file or the database',
       "therapists[1].shifts[0].venue_id: the venue belongs to another organisation than the therapist's",
       `customers[1].email: organisation and email ${ids.organisation} ${file.customers[0]!.email.toLowerCase()} is already used at customers[0].email`,

@@ -38,6 +38,7 @@ export function makeVenueFile() {
         secret: ids.secret,
         organisation_id: ids.organisation,
         venue_id: null,
+        mode: 'live',
         scopes: ['venues:read'],
         kind: 'dashboard',
         rate_limit_per_min: null,

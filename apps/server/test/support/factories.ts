@@ -191,9 +191,12 @@ export async function makeApiKey(
     revoked?: boolean;
     rateLimitPerMin?: number | null;
     id?: string;
+    /** False for a test key (`sk_test_`). */
+    livemode?: boolean;
   } = {},
 ) {
-  const parts = { ...generateKeyParts(), ...(overrides.id ? { id: overrides.id } : {}) };
+  const livemode = overrides.livemode ?? true;
+  const parts = { ...generateKeyParts(livemode), ...(overrides.id ? { id: overrides.id } : {}) };
   await db
     .insertInto('api_keys')
     .values({
@@ -206,6 +209,7 @@ export async function makeApiKey(
       secret_hmac: vault.hmac(parts.secret),
       secret_encrypted: vault.encrypt(parts.secret, parts.id),
       revoked_at: overrides.revoked ? new Date().toISOString() : null,
+      livemode,
     })
     .execute();
   return { id: parts.id, key: formatApiKey(parts) };

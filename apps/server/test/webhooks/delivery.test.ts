@@ -227,6 +227,7 @@ describe('webhook delivery: retries, time limit, redirects, address checks, rota
         venueId: null,
         scopes: new Set(),
         rateLimitPerMin: null,
+        livemode: true,
       },
       bookingRef: booking.id,
       body: { reason: 'test', cancelled_by: 'partner' },

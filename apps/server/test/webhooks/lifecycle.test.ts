@@ -63,9 +63,14 @@ describe('a booking’s life arrives at the receiver as signed events with the b
 
     const events = eventsOf(receiver, f.endpoint.secret, created.id);
     expect(events).toEqual([
-      { type: 'booking.created', timestamp: atCreate.updated_at, data: { booking: atCreate } },
-      { type: 'booking.confirmed', timestamp: atConfirm.updated_at, data: { booking: atConfirm } },
-      { type: 'booking.cancelled', timestamp: cancel.body.data.updated_at, data: { booking: cancel.body.data } },
+      { type: 'booking.created', timestamp: atCreate.updated_at, livemode: true, data: { booking: atCreate } },
+      { type: 'booking.confirmed', timestamp: atConfirm.updated_at, livemode: true, data: { booking: atConfirm } },
+      {
+        type: 'booking.cancelled',
+        timestamp: cancel.body.data.updated_at,
+        livemode: true,
+        data: { booking: cancel.body.data },
+      },
     ]);
     expect(atCreate.status).toBe('pending');
     expect(atConfirm.status).toBe('confirmed');

@@ -212,7 +212,13 @@ export type BookingForbiddenError = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
     error: "FORBIDDEN";
 };
-export type AccessDeniedError = InsufficientScopeError | ForbiddenError | BookingForbiddenError;
+export type TestModeOnlyError = {
+    error: "Test mode only";
+} & AccessDeniedErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "Test mode only";
+};
+export type AccessDeniedError = InsufficientScopeError | ForbiddenError | BookingForbiddenError | TestModeOnlyError;
 export type NotFoundErrorBase = {
     /** `Venue not found` or `Customer not found in this venue` or `Variant not found` or `Booking not found` or `BOOKING_NOT_FOUND` or `Event not found`: which of the schemas of the mapping this is */
     error: string;
@@ -281,6 +287,8 @@ export type Customer = {
     language: string;
     /** When the customer was first recorded */
     created_at: string;
+    /** true for a live customer; false for one a test key (sk_test_) made */
+    livemode: boolean;
 };
 export type CustomerListResponse = {
     /** Customers of this page */
@@ -340,6 +348,8 @@ export type Booking = {
         /** The reason given */
         reason: string;
     } | null;
+    /** true for a live booking; false for one made with a test key (sk_test_), which no venue ever sees */
+    livemode: boolean;
 };
 export type BookingListResponse = {
     /** Bookings of this page */
@@ -559,7 +569,7 @@ export type EventBase = {
     "type": string;
     /** Event UUID: the webhook-id header of its deliveries, and the `after` cursor of the feed */
     id: string;
-    /** true for a live event, false for one of test mode */
+    /** true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only) */
     livemode: boolean;
     /** When the change happened (the booking's updated_at) */
     timestamp: string;
@@ -623,6 +633,16 @@ export type EventCursorExpiredError = {
 };
 export type EventResponse = {
     data: Event;
+};
+export type AcceptTestBookingBody = {
+    /** The therapist who accepts; omitted, one of those the booking was offered to and who is free is chosen */
+    therapist_id?: string;
+};
+export type TestHelperRefusal = {
+    /** One sentence saying why the step cannot be taken now */
+    error: string;
+    /** The request id (also in the X-Request-Id header); quote it to support */
+    request_id: string;
 };
 /**
  * List venues
@@ -1152,5 +1172,198 @@ export function getEvent(eventId: string, opts?: Oazapfts.RequestOpts) {
         data: ServiceUnavailableError;
     }>(`/v1/events/${encodeURIComponent(eventId)}`, {
         ...opts
+    });
+}
+/**
+ * Test mode: a therapist accepts the booking
+ */
+export function testHelperAcceptBooking(bookingId: string, acceptTestBookingBody: AcceptTestBookingBody, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: BookingResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: AccessDeniedError;
+    } | {
+        status: 404;
+        data: NoSuchBookingError;
+    } | {
+        status: 408;
+        data: RequestTimeoutError;
+    } | {
+        status: 409;
+        data: TestHelperRefusal;
+    } | {
+        status: 413;
+        data: PayloadTooLargeError;
+    } | {
+        status: 415;
+        data: UnsupportedContentEncodingError;
+    } | {
+        status: 422;
+        data: TestHelperRefusal;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/test_helpers/bookings/${encodeURIComponent(bookingId)}/accept`, oazapfts.json({
+        ...opts,
+        method: "POST",
+        body: acceptTestBookingBody
+    }));
+}
+/**
+ * Test mode: the therapists' response time runs out now
+ */
+export function testHelperExpireBooking(bookingId: string, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: BookingResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: AccessDeniedError;
+    } | {
+        status: 404;
+        data: NoSuchBookingError;
+    } | {
+        status: 408;
+        data: RequestTimeoutError;
+    } | {
+        status: 409;
+        data: TestHelperRefusal;
+    } | {
+        status: 413;
+        data: PayloadTooLargeError;
+    } | {
+        status: 415;
+        data: UnsupportedContentEncodingError;
+    } | {
+        status: 422;
+        data: TestHelperRefusal;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/test_helpers/bookings/${encodeURIComponent(bookingId)}/expire`, {
+        ...opts,
+        method: "POST"
+    });
+}
+/**
+ * Test mode: the treatment took place
+ */
+export function testHelperCompleteBooking(bookingId: string, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: BookingResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: AccessDeniedError;
+    } | {
+        status: 404;
+        data: NoSuchBookingError;
+    } | {
+        status: 408;
+        data: RequestTimeoutError;
+    } | {
+        status: 409;
+        data: TestHelperRefusal;
+    } | {
+        status: 413;
+        data: PayloadTooLargeError;
+    } | {
+        status: 415;
+        data: UnsupportedContentEncodingError;
+    } | {
+        status: 422;
+        data: TestHelperRefusal;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/test_helpers/bookings/${encodeURIComponent(bookingId)}/complete`, {
+        ...opts,
+        method: "POST"
+    });
+}
+/**
+ * Test mode: the guest did not come
+ */
+export function testHelperNoShowBooking(bookingId: string, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: BookingResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: AccessDeniedError;
+    } | {
+        status: 404;
+        data: NoSuchBookingError;
+    } | {
+        status: 408;
+        data: RequestTimeoutError;
+    } | {
+        status: 409;
+        data: TestHelperRefusal;
+    } | {
+        status: 413;
+        data: PayloadTooLargeError;
+    } | {
+        status: 415;
+        data: UnsupportedContentEncodingError;
+    } | {
+        status: 422;
+        data: TestHelperRefusal;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/test_helpers/bookings/${encodeURIComponent(bookingId)}/no_show`, {
+        ...opts,
+        method: "POST"
     });
 }

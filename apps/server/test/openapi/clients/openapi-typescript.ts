@@ -286,10 +286,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test_helpers/bookings/{booking_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: a therapist accepts the booking
+         * @description A pending or awaiting_therapist test booking becomes confirmed, assigned to the therapist. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+         *
+         *     Required scope: `bookings:write`.
+         */
+        post: operations["testHelperAcceptBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_helpers/bookings/{booking_id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: the therapists' response time runs out now
+         * @description A pending test booking becomes awaiting_therapist at once, as it would after the venue's therapist_response_minutes. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+         *
+         *     Required scope: `bookings:write`.
+         */
+        post: operations["testHelperExpireBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_helpers/bookings/{booking_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: the treatment took place
+         * @description A confirmed test booking that has started becomes completed; its room and therapist are released. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+         *
+         *     Required scope: `bookings:write`.
+         */
+        post: operations["testHelperCompleteBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_helpers/bookings/{booking_id}/no_show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: the guest did not come
+         * @description A confirmed test booking becomes no_show, even before its start (a live one only once it started); its room and therapist are released. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+         *
+         *     Required scope: `bookings:write`.
+         */
+        post: operations["testHelperNoShowBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Who accepts the test booking */
+        AcceptTestBookingBody: {
+            /**
+             * Format: uuid
+             * @description The therapist who accepts; omitted, one of those the booking was offered to and who is free is chosen
+             * @example 7d3e0c52-9a4b-4f1e-8c6d-2b5a9e1f3c70
+             */
+            therapist_id?: string;
+        };
         /** @description 403: any body of this status; `error` tells which (the mapping names its schema) */
         AccessDeniedError: {
             /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
@@ -420,7 +517,8 @@ export interface components {
          *       "payment_status": "paid",
          *       "created_at": "2030-05-28T14:03:12Z",
          *       "updated_at": "2030-05-28T14:03:12Z",
-         *       "cancellation": null
+         *       "cancellation": null,
+         *       "livemode": true
          *     }
          */
         Booking: {
@@ -552,6 +650,11 @@ export interface components {
                  */
                 reason: string;
             } | null;
+            /**
+             * @description true for a live booking; false for one made with a test key (sk_test_), which no venue ever sees
+             * @example true
+             */
+            livemode: boolean;
         };
         /**
          * @description 422: the booking is already cancelled, completed or no-show
@@ -589,6 +692,11 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /**
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+             * @example true
+             */
+            livemode: boolean;
             data: components["schemas"]["WebhookEventData"];
         };
         /** @description No therapist accepted a pending booking within the venue's response time; it keeps its holds (preview): as the feed lists it */
@@ -620,6 +728,11 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /**
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+             * @example true
+             */
+            livemode: boolean;
             data: components["schemas"]["WebhookEventData"];
         };
         /** @description The booking was cancelled; see cancellation (preview): as the feed lists it */
@@ -651,6 +764,11 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /**
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+             * @example true
+             */
+            livemode: boolean;
             data: components["schemas"]["WebhookEventData"];
         };
         /** @description The treatment took place (preview): as the feed lists it */
@@ -682,6 +800,11 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /**
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+             * @example true
+             */
+            livemode: boolean;
             data: components["schemas"]["WebhookEventData"];
         };
         /** @description A therapist accepted the booking (preview): as the feed lists it */
@@ -713,6 +836,11 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /**
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+             * @example true
+             */
+            livemode: boolean;
             data: components["schemas"]["WebhookEventData"];
         };
         /** @description A booking was created, status pending (preview): as the feed lists it */
@@ -772,6 +900,11 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /**
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+             * @example true
+             */
+            livemode: boolean;
             data: components["schemas"]["WebhookEventData"];
         };
         /** @description The guest did not come (preview): as the feed lists it */
@@ -847,6 +980,11 @@ export interface components {
              * @example 2030-05-28T14:03:12Z
              */
             timestamp: string;
+            /**
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+             * @example true
+             */
+            livemode: boolean;
             data: components["schemas"]["BookingRescheduledEventData"];
         };
         /** @description The booking as it is after the move, and its previous start and end */
@@ -1124,6 +1262,11 @@ export interface components {
              * @example 2026-01-01T00:00:00Z
              */
             created_at: string;
+            /**
+             * @description true for a live customer; false for one a test key (sk_test_) made
+             * @example true
+             */
+            livemode: boolean;
         };
         /** @description One page of customers */
         CustomerListResponse: {
@@ -1199,7 +1342,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description true for a live event, false for one of test mode
+             * @description true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
              * @example true
              */
             livemode: boolean;
@@ -1666,6 +1809,43 @@ export interface components {
              * @enum {string}
              */
             error: "slot_unavailable";
+        });
+        /**
+         * @description 409 or 422: the booking's status does not allow this step, or the therapist cannot take it
+         * @example {
+         *       "error": "Booking 3f1c… is confirmed; only pending or awaiting_therapist bookings can be accepted",
+         *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+         *     }
+         */
+        TestHelperRefusal: {
+            /** @description One sentence saying why the step cannot be taken now */
+            error: string;
+            /**
+             * @description The request id (also in the X-Request-Id header); quote it to support
+             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             */
+            request_id: string;
+        };
+        /**
+         * @description 403: a test helper called with a live key (sk_live_); use your test key (sk_test_)
+         * @example {
+         *       "error": "Test mode only",
+         *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+         *     }
+         */
+        TestModeOnlyError: {
+            /**
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example Test mode only
+             * @enum {string}
+             */
+            error: "Test mode only";
+        } & (Omit<WithRequired<components["schemas"]["AccessDeniedError"], "error">, "error"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "Test mode only";
         });
         /** @description A treatment of the catalogue with its variants */
         Treatment: {
@@ -2687,7 +2867,8 @@ export interface operations {
                      *           "email": "claire.martin@example.com",
                      *           "phone": "+33612345600",
                      *           "language": "fr",
-                     *           "created_at": "2026-01-01T00:00:00Z"
+                     *           "created_at": "2026-01-01T00:00:00Z",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "pagination": {
@@ -2790,7 +2971,8 @@ export interface operations {
                      *           "payment_status": "paid",
                      *           "created_at": "2030-05-28T14:03:12Z",
                      *           "updated_at": "2030-05-28T14:03:12Z",
-                     *           "cancellation": null
+                     *           "cancellation": null,
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3004,7 +3186,8 @@ export interface operations {
                      *           "payment_status": "paid",
                      *           "created_at": "2030-05-28T14:03:12Z",
                      *           "updated_at": "2030-05-28T14:03:12Z",
-                     *           "cancellation": null
+                     *           "cancellation": null,
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3099,7 +3282,8 @@ export interface operations {
                      *         "payment_status": "paid",
                      *         "created_at": "2030-05-28T14:03:12Z",
                      *         "updated_at": "2030-05-28T14:03:12Z",
-                     *         "cancellation": null
+                     *         "cancellation": null,
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -3227,7 +3411,8 @@ export interface operations {
                      *         "payment_status": "paid",
                      *         "created_at": "2030-05-28T14:03:12Z",
                      *         "updated_at": "2030-05-28T14:03:12Z",
-                     *         "cancellation": null
+                     *         "cancellation": null,
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -3270,7 +3455,8 @@ export interface operations {
                      *         "payment_status": "paid",
                      *         "created_at": "2030-05-28T14:03:12Z",
                      *         "updated_at": "2030-05-28T14:03:12Z",
-                     *         "cancellation": null
+                     *         "cancellation": null,
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -3407,7 +3593,8 @@ export interface operations {
                      *           "cancelled_at": "2030-06-02T09:30:00Z",
                      *           "cancelled_by": "partner",
                      *           "reason": "Guest changed plans"
-                     *         }
+                     *         },
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -3558,7 +3745,8 @@ export interface operations {
                      *         "payment_status": "paid",
                      *         "created_at": "2030-05-28T14:03:12Z",
                      *         "updated_at": "2030-05-28T14:03:12Z",
-                     *         "cancellation": null
+                     *         "cancellation": null,
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -3712,7 +3900,8 @@ export interface operations {
                      *               "payment_status": "paid",
                      *               "created_at": "2030-05-28T14:03:12Z",
                      *               "updated_at": "2030-05-28T14:03:12Z",
-                     *               "cancellation": null
+                     *               "cancellation": null,
+                     *               "livemode": true
                      *             }
                      *           }
                      *         }
@@ -3823,7 +4012,8 @@ export interface operations {
                      *             "payment_status": "paid",
                      *             "created_at": "2030-05-28T14:03:12Z",
                      *             "updated_at": "2030-05-28T14:03:12Z",
-                     *             "cancellation": null
+                     *             "cancellation": null,
+                     *             "livemode": true
                      *           }
                      *         }
                      *       }
@@ -3870,6 +4060,488 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventNotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    testHelperAcceptBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
+                booking_id: components["parameters"]["BookingId"];
+            };
+            cookie?: never;
+        };
+        /** @description Who accepts the test booking */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "therapist_id": "7d3e0c52-9a4b-4f1e-8c6d-2b5a9e1f3c70"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcceptTestBookingBody"];
+            };
+        };
+        responses: {
+            /** @description The booking, confirmed (event booking.confirmed) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *         "booking_number": 10042,
+                     *         "status": "pending",
+                     *         "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *         "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *         "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *         "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *         "start_at": "2030-06-04T08:00:00Z",
+                     *         "end_at": "2030-06-04T09:00:00Z",
+                     *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
+                     *         "notes": "Allergic to nuts",
+                     *         "external_reference": "hotel.ROOM-412",
+                     *         "external_id": "pms-58213",
+                     *         "client_type": "hotel",
+                     *         "total_price": {
+                     *           "amount": 120,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "payment_method": "partner_billed",
+                     *         "payment_status": "paid",
+                     *         "created_at": "2030-05-28T14:03:12Z",
+                     *         "updated_at": "2030-05-28T14:03:12Z",
+                     *         "cancellation": null,
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestResponse"];
+            401: components["responses"]["UnauthorizedResponse"];
+            /** @description `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessDeniedError"];
+                };
+            };
+            /** @description `Booking not found` (among the test bookings your key can see) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoSuchBookingError"];
+                };
+            };
+            408: components["responses"]["RequestTimeoutResponse"];
+            /** @description The booking's status does not allow this step; the sentence says which */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
+                };
+            };
+            413: components["responses"]["PayloadTooLargeResponse"];
+            415: components["responses"]["UnsupportedContentEncodingResponse"];
+            /** @description The therapist cannot take the booking (not offered it, or lacks a skill) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
+                };
+            };
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    testHelperExpireBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
+                booking_id: components["parameters"]["BookingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking, awaiting_therapist (event booking.awaiting_therapist) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *         "booking_number": 10042,
+                     *         "status": "pending",
+                     *         "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *         "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *         "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *         "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *         "start_at": "2030-06-04T08:00:00Z",
+                     *         "end_at": "2030-06-04T09:00:00Z",
+                     *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
+                     *         "notes": "Allergic to nuts",
+                     *         "external_reference": "hotel.ROOM-412",
+                     *         "external_id": "pms-58213",
+                     *         "client_type": "hotel",
+                     *         "total_price": {
+                     *           "amount": 120,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "payment_method": "partner_billed",
+                     *         "payment_status": "paid",
+                     *         "created_at": "2030-05-28T14:03:12Z",
+                     *         "updated_at": "2030-05-28T14:03:12Z",
+                     *         "cancellation": null,
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestResponse"];
+            401: components["responses"]["UnauthorizedResponse"];
+            /** @description `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessDeniedError"];
+                };
+            };
+            /** @description `Booking not found` (among the test bookings your key can see) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoSuchBookingError"];
+                };
+            };
+            408: components["responses"]["RequestTimeoutResponse"];
+            /** @description The booking's status does not allow this step; the sentence says which */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
+                };
+            };
+            413: components["responses"]["PayloadTooLargeResponse"];
+            415: components["responses"]["UnsupportedContentEncodingResponse"];
+            /** @description The therapist cannot take the booking (not offered it, or lacks a skill) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
+                };
+            };
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    testHelperCompleteBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
+                booking_id: components["parameters"]["BookingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking, completed (event booking.completed) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *         "booking_number": 10042,
+                     *         "status": "pending",
+                     *         "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *         "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *         "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *         "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *         "start_at": "2030-06-04T08:00:00Z",
+                     *         "end_at": "2030-06-04T09:00:00Z",
+                     *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
+                     *         "notes": "Allergic to nuts",
+                     *         "external_reference": "hotel.ROOM-412",
+                     *         "external_id": "pms-58213",
+                     *         "client_type": "hotel",
+                     *         "total_price": {
+                     *           "amount": 120,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "payment_method": "partner_billed",
+                     *         "payment_status": "paid",
+                     *         "created_at": "2030-05-28T14:03:12Z",
+                     *         "updated_at": "2030-05-28T14:03:12Z",
+                     *         "cancellation": null,
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestResponse"];
+            401: components["responses"]["UnauthorizedResponse"];
+            /** @description `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessDeniedError"];
+                };
+            };
+            /** @description `Booking not found` (among the test bookings your key can see) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoSuchBookingError"];
+                };
+            };
+            408: components["responses"]["RequestTimeoutResponse"];
+            /** @description The booking's status does not allow this step; the sentence says which */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
+                };
+            };
+            413: components["responses"]["PayloadTooLargeResponse"];
+            415: components["responses"]["UnsupportedContentEncodingResponse"];
+            /** @description The therapist cannot take the booking (not offered it, or lacks a skill) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
+                };
+            };
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    testHelperNoShowBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
+                booking_id: components["parameters"]["BookingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking, no_show (event booking.no_show) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *         "booking_number": 10042,
+                     *         "status": "pending",
+                     *         "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *         "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *         "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *         "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *         "start_at": "2030-06-04T08:00:00Z",
+                     *         "end_at": "2030-06-04T09:00:00Z",
+                     *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
+                     *         "notes": "Allergic to nuts",
+                     *         "external_reference": "hotel.ROOM-412",
+                     *         "external_id": "pms-58213",
+                     *         "client_type": "hotel",
+                     *         "total_price": {
+                     *           "amount": 120,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "payment_method": "partner_billed",
+                     *         "payment_status": "paid",
+                     *         "created_at": "2030-05-28T14:03:12Z",
+                     *         "updated_at": "2030-05-28T14:03:12Z",
+                     *         "cancellation": null,
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestResponse"];
+            401: components["responses"]["UnauthorizedResponse"];
+            /** @description `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessDeniedError"];
+                };
+            };
+            /** @description `Booking not found` (among the test bookings your key can see) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoSuchBookingError"];
+                };
+            };
+            408: components["responses"]["RequestTimeoutResponse"];
+            /** @description The booking's status does not allow this step; the sentence says which */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
+                };
+            };
+            413: components["responses"]["PayloadTooLargeResponse"];
+            415: components["responses"]["UnsupportedContentEncodingResponse"];
+            /** @description The therapist cannot take the booking (not offered it, or lacks a skill) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHelperRefusal"];
                 };
             };
             429: components["responses"]["TooManyRequestsResponse"];

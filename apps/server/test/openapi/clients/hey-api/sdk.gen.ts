@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelBookingData, CancelBookingErrors, CancelBookingResponses, CreateBookingData, CreateBookingErrors, CreateBookingResponses, GetBookingData, GetBookingErrors, GetBookingResponses, GetEventData, GetEventErrors, GetEventResponses, GetVariantAvailabilityData, GetVariantAvailabilityErrors, GetVariantAvailabilityResponses, GetVenueData, GetVenueErrors, GetVenueResponses, ListBookingsData, ListBookingsErrors, ListBookingsResponses, ListCustomerBookingsData, ListCustomerBookingsErrors, ListCustomerBookingsResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListTreatmentsData, ListTreatmentsErrors, ListTreatmentsResponses, ListVenuesData, ListVenuesErrors, ListVenuesResponses, RescheduleBookingData, RescheduleBookingErrors, RescheduleBookingResponses } from './types.gen.js';
+import type { CancelBookingData, CancelBookingErrors, CancelBookingResponses, CreateBookingData, CreateBookingErrors, CreateBookingResponses, GetBookingData, GetBookingErrors, GetBookingResponses, GetEventData, GetEventErrors, GetEventResponses, GetVariantAvailabilityData, GetVariantAvailabilityErrors, GetVariantAvailabilityResponses, GetVenueData, GetVenueErrors, GetVenueResponses, ListBookingsData, ListBookingsErrors, ListBookingsResponses, ListCustomerBookingsData, ListCustomerBookingsErrors, ListCustomerBookingsResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListTreatmentsData, ListTreatmentsErrors, ListTreatmentsResponses, ListVenuesData, ListVenuesErrors, ListVenuesResponses, RescheduleBookingData, RescheduleBookingErrors, RescheduleBookingResponses, TestHelperAcceptBookingData, TestHelperAcceptBookingErrors, TestHelperAcceptBookingResponses, TestHelperCompleteBookingData, TestHelperCompleteBookingErrors, TestHelperCompleteBookingResponses, TestHelperExpireBookingData, TestHelperExpireBookingErrors, TestHelperExpireBookingResponses, TestHelperNoShowBookingData, TestHelperNoShowBookingErrors, TestHelperNoShowBookingResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -196,5 +196,61 @@ export const listEvents = <ThrowOnError extends boolean = false>(options?: Optio
 export const getEvent = <ThrowOnError extends boolean = false>(options: Options<GetEventData, ThrowOnError>) => (options.client ?? client).get<GetEventResponses, GetEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/events/{event_id}',
+    ...options
+});
+
+/**
+ * Test mode: a therapist accepts the booking
+ *
+ * A pending or awaiting_therapist test booking becomes confirmed, assigned to the therapist. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+ *
+ * Required scope: `bookings:write`.
+ */
+export const testHelperAcceptBooking = <ThrowOnError extends boolean = false>(options: Options<TestHelperAcceptBookingData, ThrowOnError>) => (options.client ?? client).post<TestHelperAcceptBookingResponses, TestHelperAcceptBookingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/test_helpers/bookings/{booking_id}/accept',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Test mode: the therapists' response time runs out now
+ *
+ * A pending test booking becomes awaiting_therapist at once, as it would after the venue's therapist_response_minutes. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+ *
+ * Required scope: `bookings:write`.
+ */
+export const testHelperExpireBooking = <ThrowOnError extends boolean = false>(options: Options<TestHelperExpireBookingData, ThrowOnError>) => (options.client ?? client).post<TestHelperExpireBookingResponses, TestHelperExpireBookingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/test_helpers/bookings/{booking_id}/expire',
+    ...options
+});
+
+/**
+ * Test mode: the treatment took place
+ *
+ * A confirmed test booking that has started becomes completed; its room and therapist are released. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+ *
+ * Required scope: `bookings:write`.
+ */
+export const testHelperCompleteBooking = <ThrowOnError extends boolean = false>(options: Options<TestHelperCompleteBookingData, ThrowOnError>) => (options.client ?? client).post<TestHelperCompleteBookingResponses, TestHelperCompleteBookingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/test_helpers/bookings/{booking_id}/complete',
+    ...options
+});
+
+/**
+ * Test mode: the guest did not come
+ *
+ * A confirmed test booking becomes no_show, even before its start (a live one only once it started); its room and therapist are released. Test keys only (sk_test_): it moves a test booking as the venue or the server would, with the same checks and the same webhook event, so an integration can be rehearsed without a venue.
+ *
+ * Required scope: `bookings:write`.
+ */
+export const testHelperNoShowBooking = <ThrowOnError extends boolean = false>(options: Options<TestHelperNoShowBookingData, ThrowOnError>) => (options.client ?? client).post<TestHelperNoShowBookingResponses, TestHelperNoShowBookingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/test_helpers/bookings/{booking_id}/no_show',
     ...options
 });

@@ -5,6 +5,16 @@ export type ClientOptions = {
 };
 
 /**
+ * Who accepts the test booking
+ */
+export type AcceptTestBookingBody = {
+    /**
+     * The therapist who accepts; omitted, one of those the booking was offered to and who is free is chosen
+     */
+    therapist_id?: string;
+};
+
+/**
  * 403: any body of this status; `error` tells which (the mapping names its schema)
  */
 export type AccessDeniedError = {
@@ -202,6 +212,10 @@ export type Booking = {
          */
         reason: string;
     } | null;
+    /**
+     * true for a live booking; false for one made with a test key (sk_test_), which no venue ever sees
+     */
+    livemode: boolean;
 };
 
 /**
@@ -228,6 +242,10 @@ export type BookingAwaitingTherapistEvent = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+     */
+    livemode: boolean;
     data: WebhookEventData;
 };
 
@@ -255,6 +273,10 @@ export type BookingCancelledEvent = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+     */
+    livemode: boolean;
     data: WebhookEventData;
 };
 
@@ -282,6 +304,10 @@ export type BookingCompletedEvent = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+     */
+    livemode: boolean;
     data: WebhookEventData;
 };
 
@@ -309,6 +335,10 @@ export type BookingConfirmedEvent = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+     */
+    livemode: boolean;
     data: WebhookEventData;
 };
 
@@ -336,6 +366,10 @@ export type BookingCreatedEvent = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+     */
+    livemode: boolean;
     data: WebhookEventData;
 };
 
@@ -390,6 +424,10 @@ export type BookingNoShowEvent = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+     */
+    livemode: boolean;
     data: WebhookEventData;
 };
 
@@ -445,6 +483,10 @@ export type BookingRescheduledEvent = {
      * When the change happened (the booking's updated_at)
      */
     timestamp: string;
+    /**
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
+     */
+    livemode: boolean;
     data: BookingRescheduledEventData;
 };
 
@@ -635,6 +677,10 @@ export type Customer = {
      * When the customer was first recorded
      */
     created_at: string;
+    /**
+     * true for a live customer; false for one a test key (sk_test_) made
+     */
+    livemode: boolean;
 };
 
 /**
@@ -705,7 +751,7 @@ export type Event = {
      */
     id: string;
     /**
-     * true for a live event, false for one of test mode
+     * true for a live booking's event (sent to live endpoints only); false in test mode (test endpoints only)
      */
     livemode: boolean;
     /**
@@ -1059,6 +1105,32 @@ export type SlotUnavailableError = Omit<ConflictError, 'error'> & {
      * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
      */
     error: 'slot_unavailable';
+};
+
+/**
+ * 409 or 422: the booking's status does not allow this step, or the therapist cannot take it
+ */
+export type TestHelperRefusal = {
+    /**
+     * One sentence saying why the step cannot be taken now
+     */
+    error: string;
+    /**
+     * The request id (also in the X-Request-Id header); quote it to support
+     */
+    request_id: string;
+};
+
+/**
+ * 403: a test helper called with a live key (sk_live_); use your test key (sk_test_)
+ */
+export type TestModeOnlyError = Omit<AccessDeniedError, 'error'> & {
+    error: 'Test mode only';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'Test mode only';
 };
 
 /**
@@ -2434,3 +2506,302 @@ export type GetEventResponses = {
 };
 
 export type GetEventResponse = GetEventResponses[keyof GetEventResponses];
+
+export type TestHelperAcceptBookingData = {
+    /**
+     * Who accepts the test booking
+     */
+    body: AcceptTestBookingBody;
+    path: {
+        /**
+         * Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213)
+         */
+        booking_id: string;
+    };
+    query?: never;
+    url: '/v1/test_helpers/bookings/{booking_id}/accept';
+};
+
+export type TestHelperAcceptBookingErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to)
+     */
+    403: AccessDeniedError;
+    /**
+     * `Booking not found` (among the test bookings your key can see)
+     */
+    404: NoSuchBookingError;
+    /**
+     * The request body did not arrive within 10 s of its headers
+     */
+    408: RequestTimeoutError;
+    /**
+     * The booking's status does not allow this step; the sentence says which
+     */
+    409: TestHelperRefusal;
+    /**
+     * The request body is over 100 kB
+     */
+    413: PayloadTooLargeError;
+    /**
+     * The body has a Content-Encoding the server does not decode
+     */
+    415: UnsupportedContentEncodingError;
+    /**
+     * The therapist cannot take the booking (not offered it, or lacks a skill)
+     */
+    422: TestHelperRefusal;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type TestHelperAcceptBookingError = TestHelperAcceptBookingErrors[keyof TestHelperAcceptBookingErrors];
+
+export type TestHelperAcceptBookingResponses = {
+    /**
+     * The booking, confirmed (event booking.confirmed)
+     */
+    200: BookingResponse;
+};
+
+export type TestHelperAcceptBookingResponse = TestHelperAcceptBookingResponses[keyof TestHelperAcceptBookingResponses];
+
+export type TestHelperExpireBookingData = {
+    body?: never;
+    path: {
+        /**
+         * Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213)
+         */
+        booking_id: string;
+    };
+    query?: never;
+    url: '/v1/test_helpers/bookings/{booking_id}/expire';
+};
+
+export type TestHelperExpireBookingErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to)
+     */
+    403: AccessDeniedError;
+    /**
+     * `Booking not found` (among the test bookings your key can see)
+     */
+    404: NoSuchBookingError;
+    /**
+     * The request body did not arrive within 10 s of its headers
+     */
+    408: RequestTimeoutError;
+    /**
+     * The booking's status does not allow this step; the sentence says which
+     */
+    409: TestHelperRefusal;
+    /**
+     * The request body is over 100 kB
+     */
+    413: PayloadTooLargeError;
+    /**
+     * The body has a Content-Encoding the server does not decode
+     */
+    415: UnsupportedContentEncodingError;
+    /**
+     * The therapist cannot take the booking (not offered it, or lacks a skill)
+     */
+    422: TestHelperRefusal;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type TestHelperExpireBookingError = TestHelperExpireBookingErrors[keyof TestHelperExpireBookingErrors];
+
+export type TestHelperExpireBookingResponses = {
+    /**
+     * The booking, awaiting_therapist (event booking.awaiting_therapist)
+     */
+    200: BookingResponse;
+};
+
+export type TestHelperExpireBookingResponse = TestHelperExpireBookingResponses[keyof TestHelperExpireBookingResponses];
+
+export type TestHelperCompleteBookingData = {
+    body?: never;
+    path: {
+        /**
+         * Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213)
+         */
+        booking_id: string;
+    };
+    query?: never;
+    url: '/v1/test_helpers/bookings/{booking_id}/complete';
+};
+
+export type TestHelperCompleteBookingErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to)
+     */
+    403: AccessDeniedError;
+    /**
+     * `Booking not found` (among the test bookings your key can see)
+     */
+    404: NoSuchBookingError;
+    /**
+     * The request body did not arrive within 10 s of its headers
+     */
+    408: RequestTimeoutError;
+    /**
+     * The booking's status does not allow this step; the sentence says which
+     */
+    409: TestHelperRefusal;
+    /**
+     * The request body is over 100 kB
+     */
+    413: PayloadTooLargeError;
+    /**
+     * The body has a Content-Encoding the server does not decode
+     */
+    415: UnsupportedContentEncodingError;
+    /**
+     * The therapist cannot take the booking (not offered it, or lacks a skill)
+     */
+    422: TestHelperRefusal;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type TestHelperCompleteBookingError = TestHelperCompleteBookingErrors[keyof TestHelperCompleteBookingErrors];
+
+export type TestHelperCompleteBookingResponses = {
+    /**
+     * The booking, completed (event booking.completed)
+     */
+    200: BookingResponse;
+};
+
+export type TestHelperCompleteBookingResponse = TestHelperCompleteBookingResponses[keyof TestHelperCompleteBookingResponses];
+
+export type TestHelperNoShowBookingData = {
+    body?: never;
+    path: {
+        /**
+         * Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213)
+         */
+        booking_id: string;
+    };
+    query?: never;
+    url: '/v1/test_helpers/bookings/{booking_id}/no_show';
+};
+
+export type TestHelperNoShowBookingErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Test mode only` (a live key: test helpers act on test bookings only), `Insufficient scope` with `missing`, or `Forbidden` (a booking of a venue your key is not restricted to)
+     */
+    403: AccessDeniedError;
+    /**
+     * `Booking not found` (among the test bookings your key can see)
+     */
+    404: NoSuchBookingError;
+    /**
+     * The request body did not arrive within 10 s of its headers
+     */
+    408: RequestTimeoutError;
+    /**
+     * The booking's status does not allow this step; the sentence says which
+     */
+    409: TestHelperRefusal;
+    /**
+     * The request body is over 100 kB
+     */
+    413: PayloadTooLargeError;
+    /**
+     * The body has a Content-Encoding the server does not decode
+     */
+    415: UnsupportedContentEncodingError;
+    /**
+     * The therapist cannot take the booking (not offered it, or lacks a skill)
+     */
+    422: TestHelperRefusal;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type TestHelperNoShowBookingError = TestHelperNoShowBookingErrors[keyof TestHelperNoShowBookingErrors];
+
+export type TestHelperNoShowBookingResponses = {
+    /**
+     * The booking, no_show (event booking.no_show)
+     */
+    200: BookingResponse;
+};
+
+export type TestHelperNoShowBookingResponse = TestHelperNoShowBookingResponses[keyof TestHelperNoShowBookingResponses];
