@@ -28,6 +28,7 @@ const EVENT_TYPES = [
   'booking.cancelled',
   'booking.completed',
   'booking.no_show',
+  'booking.rescheduled',
 ] as const satisfies readonly WebhookEventType[];
 const allListed: Exclude<WebhookEventType, (typeof EVENT_TYPES)[number]> extends never ? true : never = true;
 void allListed;
@@ -102,7 +103,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       // `event.type` narrows the union; every event carries the booking as GET /v1/bookings/{id} returns it.
       const { booking } = event.data;
       const fee = event.type === 'booking.cancelled' ? ` fee ${JSON.stringify(booking.cancellation?.fee)}` : '';
-      console.log(`${id} ${event.type} ${booking.id} ${booking.status}${fee}`);
+      const moved = event.type === 'booking.rescheduled' ? ` from ${event.data.previous_start_at}` : '';
+      console.log(`${id} ${event.type} ${booking.id} ${booking.status}${fee}${moved}`);
     },
   });
   console.log(`listening on ${receiver.url}`);

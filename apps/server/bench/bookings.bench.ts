@@ -17,6 +17,7 @@ import { overlappingHolds } from '../test/support/overlapping-holds.js';
 import { EVERY_DAY } from '../test/support/calendar.js';
 import { serve } from './serve.js';
 import { ms, summary, verdict } from './stats.js';
+import { analyseDatabase, floorLines, measureCreateFloor } from './booking-floor.js';
 
 const NOW = Temporal.Instant.from('2026-11-22T08:00:00Z');
 const CLIENTS = 50;
@@ -65,6 +66,18 @@ function slotStarts(count: number): Temporal.Instant[] {
   return starts;
 }
 
+/** The floor's run: the endpoint's bodies (same slots, same order) on a venue of the same shape. */
+function measureFloor(db: Db, at: Awaited<ReturnType<typeof bookableVenue>>, bodies: { variant_id: string }[]) {
+  return measureCreateFloor({
+    db,
+    organisationId: at.venue.organisation_id,
+    venueId: at.venue.id,
+    bodies: bodies.map((b, i) => ({ ...b, variant_id: at.variant.id, external_id: `floor-${i}-${randomUUID()}` })),
+    clients: CLIENTS,
+    now: NOW,
+  });
+}
+
 /** The booking benchmark on PostgreSQL: throughput over many slots, then heavy contention on few. */
 export async function benchBookings() {
   const database = await openBenchDatabase('postgres', 20);
@@ -72,6 +85,8 @@ export async function benchBookings() {
   try {
     const server = await serve(database.db, NOW);
     const spread = await bookableVenue(database.db, server.vault, 10);
+    const floorVenue = await bookableVenue(database.db, server.vault, 10);
+    await analyseDatabase(database.db);
     const url = (venueId: string) => `${server.base}/v1/venues/${venueId}/bookings`;
     // Warm-up: connections, JIT, the pool.
     await load(
@@ -90,6 +105,7 @@ export async function benchBookings() {
       random,
     ).map((s, i) => body(spread.variant.id, s, i));
     const spreadRun = await load(url(spread.venue.id), spread.key, many);
+    const floor = await measureFloor(database.db, floorVenue, many);
 
     // Heavy contention: 500 requests on 5 capacity-1 slots.
     const tight = await bookableVenue(database.db, server.vault, 1);
@@ -115,6 +131,7 @@ export async function benchBookings() {
       `bookings on postgres, ${CLIENTS} concurrent clients over HTTP`,
       `  many slots   ${many.length} requests in ${spreadRun.seconds.toFixed(2)} s  -> ${rate.toFixed(0)} creates/s; p50 ${ms(s.p50)} p99 ${ms(s.p99)}; ${format(spreadRun)}`,
       `  contention   500 requests on 5 slots in ${contention.seconds.toFixed(2)} s; p50 ${ms(c.p50)} p99 ${ms(c.p99)}; ${format(contention)}`,
+      ...floorLines({ rate, p99: s.p99 }, floor),
       `  double bookings (overlapping reservations, by SQL): ${double}`,
       `  ${verdict('creates per second', rate, 500, '/s', true)}`,
       `  ${verdict('create p99 (many slots)', s.p99, 100, 'ms')}`,

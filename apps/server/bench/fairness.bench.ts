@@ -26,7 +26,7 @@ const SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 8);
 const THREADS = Number(process.env.AVAILABILITY_THREADS ?? defaultAvailabilityThreads(1));
 
 /**
- * One partner's heavy availability requests against everyone else's light ones (issue 13): a venue whose 62-day
+ * One partner's heavy availability requests against everyone else's light ones: a venue whose 62-day
  * answers are ~1 MB, 5 (then 50) clients asking for them in a loop on one worker thread, while another worker
  * thread times GET /v1/venues one request after another for a second partner. Run with the worker pool off
  * (every answer computed on the event loop) and on, side by side in one run. AVAILABILITY_THREADS sets the pool's

@@ -1,6 +1,7 @@
 import { ensureBuilt } from '../bin/build.mjs';
 import { benchAvailability } from './availability.bench.js';
 import { benchBookings } from './bookings.bench.js';
+import { benchFailover } from './failover.bench.js';
 import { benchFairness } from './fairness.bench.js';
 import { benchFaults } from './faults.bench.js';
 import { benchGrowth } from './growth.bench.js';
@@ -10,7 +11,7 @@ import { benchStartup } from './startup.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 
 /**
- * `pnpm bench [availability|bookings|faults|hotpath|webhooks|growth|fairness|startup|scale]`: prints the figures and the
+ * `pnpm bench [availability|bookings|faults|hotpath|webhooks|growth|fairness|startup|scale|failover]`: prints the figures and the
  * comparison with their targets. Server processes a bench starts run the build (dist/), made fresh first.
  * PostgreSQL from DATABASE_URL (default: the local server); PGlite in memory.
  */
@@ -34,4 +35,5 @@ if (which === 'all' || which === 'webhooks') {
 if (which === 'all' || which === 'fairness') out(await benchFairness());
 if (which === 'all' || which === 'startup') out(await benchStartup());
 if (which === 'all' || which === 'scale') out(await benchScale());
+if (which === 'all' || which === 'failover') out(await benchFailover());
 process.exit(0);

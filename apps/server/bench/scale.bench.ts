@@ -34,7 +34,7 @@ const INVALIDATIONS = Number(process.env.BENCH_SCALE_INVALIDATIONS ?? 100);
 const CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * Issue 21's figures side by side in one run, on PostgreSQL: an Express "hello", availability without the cache
+ * The availability cache's figures side by side in one run, on PostgreSQL: an Express "hello", availability without the cache
  * (today's path) and with it warm and cold, for one day and 62 days of a medium venue (buildGrowthVenue); the
  * cache's hit rate and memory over 10, 100 and 1,000 venues read at random with a booking every 100 reads; and
  * how long a booking made by another server process takes to reach this one's cache (its notice's arrival after

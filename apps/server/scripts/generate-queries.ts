@@ -12,6 +12,7 @@ import {
 import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../src/auth/principal.js';
 import { cancelBooking } from '../src/bookings/cancel-booking.js';
+import { rescheduleBooking } from '../src/bookings/reschedule-booking.js';
 import { createBooking } from '../src/bookings/create-booking.js';
 import { acceptBooking, finishBooking } from '../src/bookings/therapist-workflow.js';
 import type { Db } from '../src/db/connect.js';
@@ -70,6 +71,8 @@ const ROW = {
   variant_id: ID,
   customer_id: ID,
   guest_count: 1,
+  accepted_count: 0,
+  response_window_from: null,
   notes: null,
   external_reference: null,
   external_id: 'pms-1',
@@ -88,6 +91,7 @@ const ROW = {
   // An acceptance's read of its offer and the booking's holders (bookings/therapist-workflow.repository.ts).
   offered: true,
   holder_ids: [ID],
+  accepted_ids: [],
 };
 
 interface Operation {
@@ -171,6 +175,14 @@ const operations: Operation[] = [
     status: 'pending',
     noRowFor: /^select distinct h\.therapist_id/,
     run: (db) => acceptBooking(db, { bookingId: ID, therapistId: OTHER_ID, now: NOW }),
+  },
+  {
+    file: 'reschedule-booking.sql',
+    what: 'rescheduleBooking (bookings/reschedule-booking.ts) of a pending booking by id to a later start',
+    status: 'pending',
+    noRowFor: /^select h\.therapist_id from therapist_reservations/,
+    run: (db) =>
+      rescheduleBooking({ db, principal, bookingRef: ID, now: NOW, body: { start_at: '2030-01-02T14:00:00Z' } }),
   },
   {
     file: 'finish-booking.sql',

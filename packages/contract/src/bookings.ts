@@ -8,6 +8,7 @@ import {
   BookingAlreadyCancelledErrorBody,
   BookingForbiddenErrorBody,
   BookingNotFoundErrorBody,
+  BookingNotReschedulableErrorBody,
   commonErrors,
   CurrencyMismatchErrorBody,
   DuplicateExternalIdErrorBody,
@@ -15,6 +16,7 @@ import {
   ForbiddenErrorBody,
   InsufficientScopeErrorBody,
   NoSuchBookingErrorBody,
+  RescheduleFeeAppliesErrorBody,
   SlotUnavailableErrorBody,
   variantNotFound,
   venueForbidden,
@@ -89,6 +91,7 @@ const PENDING_EXAMPLE = {
   start_at: Example.startAt,
   end_at: Example.endAt,
   guest_count: 1,
+  therapists_accepted: 0,
   notes: 'Allergic to nuts',
   external_reference: Example.externalReference,
   external_id: Example.externalId,
@@ -115,6 +118,11 @@ export const Booking = named(
       start_at: doc(UtcInstant, 'Start', Example.startAt),
       end_at: doc(UtcInstant, 'End: start_at plus the variant duration', Example.endAt),
       guest_count: doc(z.number().int().min(1).max(20), 'Guests, 1 to 20', 1),
+      therapists_accepted: doc(
+        z.number().int().min(0).max(20),
+        'How many distinct therapists have accepted: one per guest is needed, and the booking is confirmed when this reaches guest_count',
+        0,
+      ),
       notes: doc(z.string().nullable(), 'Free text for the venue', 'Allergic to nuts'),
       external_reference: doc(z.string().nullable(), 'Provenance, source.XXXX', Example.externalReference),
       external_id: doc(z.string().nullable(), "Partner's idempotency key, unique per venue", Example.externalId),
@@ -231,6 +239,23 @@ export const CancelBookingBody = named(
   ),
 );
 
+export const RescheduleBookingBody = named(
+  'RescheduleBookingRequest',
+  doc(
+    z.object({
+      start_at: doc(
+        z
+          .string({ required_error: 'is required' })
+          .datetime({ offset: true, message: 'must be an ISO 8601 instant with an offset or Z' }),
+        'The new start, exactly as availability lists it (start_at of a slot), with an offset or Z; must be in the future',
+        Example.startAt,
+      ),
+    }),
+    'What POST /v1/bookings/{booking_id}/reschedule takes: the new start; variant, guests and price stay',
+    { start_at: Example.startAt },
+  ),
+);
+
 export const BookingResponse = single('BookingResponse', Booking, 'The booking');
 
 /** `{booking_id}` of the routes on one booking: a UUID, or `ext:` and the partner's external_id. */
@@ -265,7 +290,7 @@ export const bookingsContract = c.router({
     description:
       'Looks a booking up by its UUID or by `ext:{external_id}` (among the bookings your key can see), instead of paging a customer history. ' +
       'Webhooks (preview, see docs/guides/webhooks.md) push this same shape whenever the status changes.',
-    // Beyond the spec (DECISIONS, "Reading one booking"), under bookings:read, which is available: not a preview.
+    // Beyond the spec ("Reading one booking" in the decisions of record), under bookings:read, which is available: not a preview.
     metadata: { operationId: 'getBooking', scope: 'bookings:read', tag: 'bookings' },
   },
   create: {
@@ -342,5 +367,46 @@ export const bookingsContract = c.router({
       'Applies the venue cancellation policy for cancelled_by and releases the room and therapists at once. ' +
       'Safe to retry: a repeat changes nothing and answers 422 BOOKING_ALREADY_CANCELLED, which after a lost response means the first call succeeded.',
     metadata: { operationId: 'cancelBooking', scope: 'bookings:write', tag: 'bookings', preview: true },
+  },
+  reschedule: {
+    method: 'POST',
+    path: '/bookings/:booking_id/reschedule',
+    pathParams: BookingPath,
+    body: RescheduleBookingBody,
+    responses: statuses({
+      200: doc(
+        BookingResponse,
+        'The booking at its new time: same id, booking_number, external_id, customer, variant, guests and price',
+      ),
+      ...commonErrors,
+      ...bodyErrors,
+      ...badRequest('start_at must be in the future', 'start_at'),
+      403: failure(
+        '`Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access)',
+        InsufficientScopeErrorBody,
+        BookingForbiddenErrorBody,
+      ),
+      404: failure('`BOOKING_NOT_FOUND`', BookingNotFoundErrorBody),
+      409: failure(
+        '`slot_unavailable`: start_at is not a slot this booking could take now (its own room and therapists do not count against it); ' +
+          'or `AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; reschedule by UUID',
+        SlotUnavailableErrorBody,
+        AmbiguousExternalIdErrorBody,
+      ),
+      422: failure(
+        '`BOOKING_ALREADY_CANCELLED`; `BOOKING_NOT_RESCHEDULABLE`: it has started, or is completed or no-show; ' +
+          '`RESCHEDULE_FEE_APPLIES` with `fee`: a partner cancellation now would cost that fee, so cancel instead',
+        BookingAlreadyCancelledErrorBody,
+        BookingNotReschedulableErrorBody,
+        RescheduleFeeAppliesErrorBody,
+      ),
+    }),
+    summary: 'Reschedule a booking (preview)',
+    description:
+      'Moves the booking to another slot of the same variant for the same guests, in one transaction: its room and therapists are released and the new ones reserved under the same rules as a create, so it is never double-booked and its own holds never block it (a move by 30 minutes overlapping its old time works). ' +
+      'Allowed while the booking is pending, awaiting_therapist or confirmed, has not started, and a partner cancellation would cost no fee. ' +
+      'A confirmed booking keeps its therapists when each is still qualified, on shift and free at the new time; otherwise it is pending again, offered to the therapists free then, and its response window restarts. ' +
+      'Emits booking.rescheduled with the previous start and end. Safe to retry: the same start_at again answers 200 and changes nothing.',
+    metadata: { operationId: 'rescheduleBooking', scope: 'bookings:write', tag: 'bookings', preview: true },
   },
 });

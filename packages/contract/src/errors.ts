@@ -1,6 +1,6 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
-import { doc, named } from './common.js';
+import { doc, Money, named } from './common.js';
 import { Example } from './examples.js';
 import { Scope } from './scopes.js';
 
@@ -26,6 +26,8 @@ export const ErrorText = {
   /** The read of one booking answers in the sentence style of the read routes. */
   NoSuchBooking: 'Booking not found',
   BookingAlreadyCancelled: 'BOOKING_ALREADY_CANCELLED',
+  BookingNotReschedulable: 'BOOKING_NOT_RESCHEDULABLE',
+  RescheduleFeeApplies: 'RESCHEDULE_FEE_APPLIES',
   BookingForbidden: 'FORBIDDEN',
   AmbiguousExternalId: 'AMBIGUOUS_EXTERNAL_ID',
   RateLimitExceeded: 'Rate limit exceeded',
@@ -236,6 +238,30 @@ export const BookingAlreadyCancelledErrorBody = codedError(
   ErrorText.BookingAlreadyCancelled,
   'Booking is already cancelled and cannot be cancelled',
   '422: the booking is already cancelled, completed or no-show',
+);
+
+export const BookingNotReschedulableErrorBody = codedError(
+  'BookingNotReschedulableError',
+  ErrorText.BookingNotReschedulable,
+  'Booking has started and cannot be rescheduled',
+  '422: the booking has started, or is completed or no-show',
+);
+export const RescheduleFeeAppliesErrorBody = named(
+  'RescheduleFeeAppliesError',
+  doc(
+    ErrorBody.extend({
+      error: doc(z.literal(ErrorText.RescheduleFeeApplies), FIXED_TEXT, ErrorText.RescheduleFeeApplies),
+      message: doc(z.string(), MESSAGE, 'A partner cancellation now would cost a fee: cancel instead'),
+      fee: doc(Money, 'What a partner cancellation would cost right now', { amount: 60, currency: 'EUR' }),
+    }),
+    '422: a partner cancellation right now would cost a fee (the booking is inside a fee tier): cancel it instead',
+    {
+      error: ErrorText.RescheduleFeeApplies,
+      message: 'A partner cancellation now would cost a fee: cancel instead',
+      fee: { amount: 60, currency: 'EUR' },
+      request_id: REQUEST_ID,
+    },
+  ),
 );
 
 /** Every coded error of the cancel endpoint has a `message`; the SDK reads it from this shape. */

@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.cancelled',
   'booking.completed',
   'booking.no_show',
+  'booking.rescheduled',
 ] as const;
 
 export const WebhookEventType = named(
@@ -81,6 +82,35 @@ export const BookingCompletedEvent = bookingEvent(
 );
 export const BookingNoShowEvent = bookingEvent('BookingNoShowEvent', 'booking.no_show', 'The guest did not come');
 
+/** `data` of booking.rescheduled: the booking at its new time, and the time it had before. */
+export const BookingRescheduledEventData = named(
+  'BookingRescheduledEventData',
+  doc(
+    z.object({
+      booking: Booking,
+      previous_start_at: doc(UtcInstant, 'Where the booking started before the move', Example.startAt),
+      previous_end_at: doc(UtcInstant, 'Where it ended before the move', Example.endAt),
+    }),
+    'The booking as it is after the move, and its previous start and end',
+  ),
+);
+
+export const BookingRescheduledEvent = named(
+  'BookingRescheduledEvent',
+  doc(
+    z.object({
+      type: doc(
+        z.literal('booking.rescheduled'),
+        'The event type: what happened to the booking',
+        'booking.rescheduled',
+      ),
+      timestamp: doc(UtcInstant, "When the change happened (the booking's updated_at)", Example.createdAt),
+      data: BookingRescheduledEventData,
+    }),
+    'The booking moved to another start (same id and booking_number); status pending again when its therapists could not all follow (preview)',
+  ),
+);
+
 /** Any event, told apart by `type`. No order is promised: compare `data.booking.updated_at` to drop a stale one. */
 export const WebhookEvent = z.discriminatedUnion('type', [
   BookingCreatedEvent,
@@ -89,6 +119,7 @@ export const WebhookEvent = z.discriminatedUnion('type', [
   BookingCancelledEvent,
   BookingCompletedEvent,
   BookingNoShowEvent,
+  BookingRescheduledEvent,
 ]);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 

@@ -18,6 +18,7 @@ import type {
   Availability,
   Booking,
   CancelBookingInput,
+  RescheduleBookingInput,
   CreateBookingInput,
   Customer,
   Pagination,
@@ -69,6 +70,7 @@ export type VariantAvailabilityResult = Result<Availability, 200>;
 /** 201 for a new booking; 200 (`replayed: true`) for the original of an earlier request with the external_id. */
 export type CreateBookingResult = Result<Booking, 201 | 200>;
 export type CancelBookingResult = Result<Booking, 200>;
+export type RescheduleBookingResult = Result<Booking, 200>;
 export type GetBookingResult = Result<Booking, 200>;
 
 /** A route's query as the contract takes it, with numbers accepted where it takes digits. */
@@ -165,6 +167,19 @@ export function createPartnerClient(options: PartnerClientOptions) {
       body: CancelBookingInput,
       call?: CallOptions,
     ): Promise<CancelBookingResult> => api.cancelBooking(externalRef(externalId), body, call),
+    /**
+     * Preview. Moves the booking (UUID or `ext:{your external_id}`) to `start_at`, a slot availability lists. Retried
+     * like a read: the same start_at again answers 200 and changes nothing. A 422 `RESCHEDULE_FEE_APPLIES` carries
+     * `error.fee`.
+     */
+    rescheduleBooking: (
+      bookingId: string,
+      body: RescheduleBookingInput,
+      call?: CallOptions,
+    ): Promise<RescheduleBookingResult> =>
+      toResult(
+        raw.bookings.reschedule({ params: { booking_id: segment('bookingId', bookingId) }, body, ...extras(call) }),
+      ),
   };
 
   return {

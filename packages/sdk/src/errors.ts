@@ -3,6 +3,7 @@ import {
   type ErrorBody,
   ErrorText,
   type InsufficientScopeErrorBody,
+  type RescheduleFeeAppliesErrorBody,
   type ValidationErrorBody,
 } from '@spa/contract';
 import type { z } from 'zod';
@@ -41,7 +42,8 @@ export type ApiErrorBody = Omit<z.infer<typeof ErrorBody>, 'request_id'> &
   Partial<Pick<z.infer<typeof ErrorBody>, 'request_id'>> &
   Partial<Pick<z.infer<typeof ValidationErrorBody>, 'details'>> &
   Partial<Pick<z.infer<typeof InsufficientScopeErrorBody>, 'missing'>> &
-  Partial<Pick<z.infer<typeof CodedErrorBody>, 'message'>>;
+  Partial<Pick<z.infer<typeof CodedErrorBody>, 'message'>> &
+  Partial<Pick<z.infer<typeof RescheduleFeeAppliesErrorBody>, 'fee'>>;
 
 export type FieldProblem = NonNullable<ApiErrorBody['details']>[number];
 
@@ -64,6 +66,8 @@ export class PartnerApiError extends Error {
   readonly retryAfterMs: number | undefined;
   /** Every header of the answer. */
   readonly headers: Headers | undefined;
+  /** On 422 `RESCHEDULE_FEE_APPLIES`: what cancelling now would cost (the booking is inside a fee tier). */
+  readonly fee: ApiErrorBody['fee'];
 
   constructor(
     readonly status: number,
@@ -83,6 +87,7 @@ export class PartnerApiError extends Error {
     this.rateLimit = headers && rateLimitOf(headers);
     this.retryAfterMs = parseRetryAfter(headers?.get('retry-after') ?? null);
     this.headers = headers;
+    this.fee = json?.fee;
   }
 }
 

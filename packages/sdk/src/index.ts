@@ -1,6 +1,7 @@
 export {
   type AvailabilityQuery,
   type CancelBookingResult,
+  type RescheduleBookingResult,
   type CreateBookingResult,
   type GetBookingResult,
   type GetVenueResult,

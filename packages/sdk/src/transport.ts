@@ -39,7 +39,7 @@ export function createFetcher(options: TransportOptions) {
     const attempts = args.maxRetries === undefined ? options.retry.attempts : maxRetriesOf('', args.maxRetries) + 1;
     const requestId = requestIdOf(args.headers['x-request-id']);
     const headers = { ...args.headers, 'x-request-id': requestId };
-    const safe = args.method === 'GET' || (isCreateBooking(args) && hasExternalId(args.rawBody));
+    const safe = args.method === 'GET' || (isCreateBooking(args) && hasExternalId(args.rawBody)) || isReschedule(args);
     const signal = args.fetchOptions?.signal ?? undefined;
     for (let attempt = 1; ; attempt++) {
       const last = !safe || attempt >= attempts;
@@ -80,6 +80,13 @@ function connectionMessage(error: unknown, requestId: string, attempts: number):
 
 function isCreateBooking(args: ApiFetcherArgs): boolean {
   return args.route.method === contract.bookings.create.method && args.route.path === contract.bookings.create.path;
+}
+
+/** A reschedule to a given start is idempotent: once moved, the same start_at answers 200 and changes nothing. */
+function isReschedule(args: ApiFetcherArgs): boolean {
+  return (
+    args.route.method === contract.bookings.reschedule.method && args.route.path === contract.bookings.reschedule.path
+  );
 }
 
 function hasExternalId(body: unknown): boolean {

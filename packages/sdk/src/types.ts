@@ -3,6 +3,7 @@ import type {
   AvailabilityDay as AvailabilityDaySchema,
   Booking as BookingSchema,
   CancelBookingBody,
+  RescheduleBookingBody,
   Cancellation as CancellationSchema,
   CreateBookingBody,
   Customer as CustomerSchema,
@@ -62,6 +63,8 @@ export interface CreateBookingInput extends Omit<z.input<typeof CreateBookingBod
   guest: Guest;
 }
 export interface CancelBookingInput extends z.input<typeof CancelBookingBody> {}
+/** What rescheduleBooking takes: the new start, exactly as availability lists it. */
+export interface RescheduleBookingInput extends z.input<typeof RescheduleBookingBody> {}
 
 /** Range mode (`from`/`to`) answers `days`; day mode (`date`) answers `slots`. */
 export function isRangeAvailability(data: Availability): data is RangeAvailability {

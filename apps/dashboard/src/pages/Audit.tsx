@@ -18,7 +18,15 @@ function actionLabel(action: string): string {
 
 const AUDIT_COLUMNS: Column<z.infer<typeof AuditEvent>>[] = [
   { label: 'When', cell: (event) => formatLogTime(event.created_at, localTimeZone) },
-  { label: 'Who', cell: (event) => (event.actor.type === 'person' ? event.actor.email : 'operator (CLI)') },
+  {
+    label: 'Who',
+    cell: (event) =>
+      event.actor.type === 'person'
+        ? event.actor.email
+        : event.actor.type === 'api_key'
+          ? `API key ${event.actor.key_id}`
+          : 'operator (CLI)',
+  },
   { label: 'What', cell: (event) => <span data-action={event.action}>{actionLabel(event.action)}</span> },
   {
     label: 'Target',

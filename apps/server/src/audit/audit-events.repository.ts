@@ -26,7 +26,9 @@ export async function listAuditEvents(db: Db, organisationId: string, window: { 
     actor:
       row.actor_type === 'person'
         ? { type: 'person', id: row.actor_person_id ?? '', email: row.actor_email ?? '' }
-        : { type: 'operator' },
+        : row.actor_type === 'api_key'
+          ? { type: 'api_key', key_id: row.actor_key_id ?? '' }
+          : { type: 'operator' },
     action: row.action,
     target:
       row.target_type === null || row.target_id === null

@@ -5,8 +5,9 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 
-/** Who did it: a signed-in person (their email as it is now), or the operator at the CLI. */
-export type AuditActor = { type: 'person'; personId: string; email: string } | { type: 'operator' };
+/** Who did it: a signed-in person (their email as it is now), the operator at the CLI, or a partner's API key. */
+export type AuditActor =
+  { type: 'person'; personId: string; email: string } | { type: 'operator' } | { type: 'api_key'; keyId: string };
 
 export const OPERATOR: AuditActor = { type: 'operator' };
 
@@ -36,6 +37,7 @@ export async function recordAudit(trx: Transaction<Database> | Db, entry: AuditE
       actor_type: entry.actor.type,
       actor_person_id: entry.actor.type === 'person' ? entry.actor.personId : null,
       actor_email: entry.actor.type === 'person' ? entry.actor.email : null,
+      actor_key_id: entry.actor.type === 'api_key' ? entry.actor.keyId : null,
       action: entry.action,
       target_type: entry.target?.type ?? null,
       target_id: entry.target?.id ?? null,

@@ -40,17 +40,19 @@ const MAX_NOTICED_VENUES = 100_000;
 
 /**
  * Availability answers in process memory, per venue, until the schedule changes (docs/decisions.md, "Availability
- * cache (issue 21)"). Two kinds of entry, both tagged with their venue: a venue with one of its variants as the
+ * cache"). Two kinds of entry, both tagged with their venue: a venue with one of its variants as the
  * route reads it (so a warm request costs no round trip at all), and the encoded 200 of one (venue, variant, guest
  * count, venue-local dates) request. Bounded by bytes (lru-cache's maxSize), least recently used first.
  *
- * Entries are trusted only while the change notices of migration 0010 are known to arrive, as the API-key cache
- * does (db/notifications.ts): each commit that changes what availability reads drops its venues' entries when its
- * notice arrives; while the listener is down or silent the cache is bypassed, and each (re)connection empties it,
- * since notices may have been missed. A read that raced with a change of its venue (the notice came while the
- * answer was being computed) is served but not kept. A hit first waits for the notices of every commit that
- * finished before its request arrived (lookup: one round trip on the listener, shared), so no read, in any
- * process, misses a commit that came before it. The routes that commit a change also drop their venues at once and
+ * Entries are trusted only while the schedule changes are known to arrive, as the API-key cache does
+ * (db/notifications.ts): on PostgreSQL the listener reads the change log the triggers write (migrations 0010 and
+ * 0016, db/change-log.ts), on the embedded database the notices of the writing transaction. Each commit that
+ * changes what availability reads drops its venues' entries when its change arrives; while the listener is down or
+ * silent the cache is bypassed, and each (re)connection empties it, since changes may have been missed. A read
+ * that raced with a change of its venue (the change came while the answer was being computed) is served but not
+ * kept. A hit first waits for the changes of every commit that finished before its request arrived (lookup: one
+ * read of the log on the listener, shared), so no read, in any process, misses a commit that came before it,
+ * whoever made it. The routes that commit a change also drop their venues at once and
  * wait for their own notices before answering (settle).
  */
 export class AvailabilityCache {

@@ -43,7 +43,7 @@ export async function listEligibleTherapists(db: Db, bookingId: string) {
     join venues v on v.id = b.venue_id
     join booking_offers o on o.booking_id = b.id
     join therapists t on t.id = o.therapist_id
-    where b.id = ${bookingId} and b.status in ('pending', 'awaiting_therapist')
+    where b.id = ${bookingId} and b.status in ('pending', 'awaiting_therapist') and o.accepted_at is null
       and not exists (
         select 1 from therapist_reservations h
         where h.therapist_id = t.id and h.booking_id <> b.id

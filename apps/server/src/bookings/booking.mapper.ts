@@ -17,6 +17,7 @@ export function toBooking(row: BookingRow): z.infer<typeof Booking> {
     start_at: isoFromDb(row.start_at),
     end_at: isoFromDb(row.end_at),
     guest_count: row.guest_count,
+    therapists_accepted: row.accepted_count,
     notes: row.notes,
     external_reference: row.external_reference,
     external_id: row.external_id,

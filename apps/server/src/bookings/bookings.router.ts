@@ -1,11 +1,13 @@
 import { contract } from '@spa/contract';
 import { initServer } from '@ts-rest/express';
 import type { RouteDeps } from '../app-deps.js';
+import { auditTrailOf } from '../audit/audit-trail.js';
 import { principalOf } from '../auth/principal.js';
 import { toBooking } from './booking.mapper.js';
 import { cancelBooking } from './cancel-booking.js';
 import { createBooking } from './create-booking.js';
 import { getBooking } from './get-booking.js';
+import { rescheduleBooking } from './reschedule-booking.js';
 import { warnOnGuestNameMismatch } from './guest-name-check.js';
 
 export function bookingsRouter({ db, clock, availabilityCache }: RouteDeps) {
@@ -40,6 +42,26 @@ export function bookingsRouter({ db, clock, availabilityCache }: RouteDeps) {
         bookingRef: params.booking_id,
         body,
         now: clock.now(),
+      });
+      await settled(booking.venue_id);
+      return { status: 200, body: { data: toBooking(booking) } };
+    },
+    reschedule: async ({ params, body, req, res }) => {
+      const principal = principalOf(res);
+      const booking = await rescheduleBooking({
+        db,
+        principal,
+        bookingRef: params.booking_id,
+        body,
+        now: clock.now(),
+        audit: auditTrailOf(
+          {
+            actor: { type: 'api_key', keyId: principal.keyId },
+            ip: req.ip ?? null,
+            userAgent: req.get('user-agent') ?? null,
+          },
+          clock,
+        ),
       });
       await settled(booking.venue_id);
       return { status: 200, body: { data: toBooking(booking) } };

@@ -1,31 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateBookingBody } from '@spa/contract';
 import type { Transaction } from 'kysely';
-import { Temporal } from 'temporal-polyfill';
+import type { Temporal } from 'temporal-polyfill';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/connect.js';
 import type { BookingRow } from '../db/columns.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
-import { isLostRace, isUniqueViolation } from '../db/pg-errors.js';
+import { isUniqueViolation } from '../db/pg-errors.js';
 import type { Database } from '../db/schema.js';
 import {
   CurrencyMismatchError,
   DuplicateExternalIdError,
-  SlotUnavailableError,
   ValidationError,
   VariantNotFoundError,
 } from '../errors/domain-errors.js';
-import {
-  type BookingDecision,
-  decideBooking,
-  LAST_START,
-  type SnapshotQuery,
-  type SnapshotVariant,
-  snapshotQuery,
-  toSnapshot,
-  toSnapshotVariant,
-} from '../scheduling/index.js';
+import { type BookingDecision, type SnapshotVariant, toSnapshotVariant } from '../scheduling/index.js';
 import { toMinor } from '../lib/money.js';
 import type { VenueRow } from '../venues/venues.repository.js';
 import { resolveVenueVariant } from '../venues/venue-access.js';
@@ -33,14 +23,13 @@ import { recordBookingEvent } from '../webhooks/record-event.js';
 import {
   findBookingByExternalId,
   insertBookingWithHolds,
-  lockHolds,
   type Holds,
   type NewBooking,
   readSnapshotAndClaim,
 } from './bookings.repository.js';
 import { clientTypeOf } from './client-type.js';
 import { bookingIfCommitted } from './commit-outcome.js';
-import { holdLockKeys, holdRanges, holdsOf } from './holds.js';
+import { checkStartAt, placeHolds, retryLostRaces, type SlotClaim, slotClaim } from './place-holds.js';
 
 export interface CreateBookingOptions {
   db: Db;
@@ -97,11 +86,7 @@ interface CheckedInput {
 
 /** Step 1: what the contract's zod cannot check (it needs the clock or the currency's minor unit). */
 function checkInput(body: CreateBookingOptions['body'], now: Temporal.Instant): CheckedInput {
-  const startAt = Temporal.Instant.from(body.start_at);
-  if (Temporal.Instant.compare(startAt, now) <= 0)
-    throw ValidationError.field('start_at', 'start_at must be in the future');
-  if (Temporal.Instant.compare(startAt, LAST_START) >= 0)
-    throw ValidationError.field('start_at', `start_at must be before ${LAST_START.toString()}`);
+  const startAt = checkStartAt(body.start_at, now);
   const priceMinor = toMinor(body.price_paid.amount, body.price_paid.currency);
   if (priceMinor === undefined) {
     throw ValidationError.field(
@@ -122,31 +107,11 @@ async function replayByExternalId(
   return original && { booking: original, replayed: true };
 }
 
-/** Overlap violations mean another booking won a race for the room or a therapist; a fresh look may find another. */
-const ATTEMPTS = 5;
-
-/** Step 4: a transaction the database aborted for a lost race runs again on fresh data, up to ATTEMPTS times. */
-async function retryLostRaces(attempt: () => Promise<CreateBookingResult>): Promise<CreateBookingResult> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isLostRace(error)) throw error;
-      if (n === ATTEMPTS) throw new SlotUnavailableError();
-    }
-  }
-}
-
 /** Everything one reservation attempt needs, computed once before the retries. */
-interface SlotRequest extends CheckedInput {
+interface SlotRequest extends CheckedInput, SlotClaim {
   /** Chosen before the first attempt, so that after a lost connection the booking can be looked for by its id. */
   bookingId: string;
-  venue: VenueRow;
-  variant: SnapshotVariant;
-  end: Temporal.Instant;
-  query: SnapshotQuery;
   body: CreateBookingOptions['body'];
-  now: Temporal.Instant;
 }
 
 function slotRequest(
@@ -155,16 +120,14 @@ function slotRequest(
   input: CheckedInput,
   { body, now }: CreateBookingOptions,
 ): SlotRequest {
-  const end = input.startAt.add({ minutes: variant.durationMinutes });
-  const localDate = input.startAt.toZonedDateTimeISO(venue.timezone ?? 'UTC').toPlainDate();
-  const query = snapshotQuery(venue, variant, { from: localDate, to: localDate }, { start: input.startAt, end });
-  return { ...input, bookingId: randomUUID(), venue, variant, end, query, body, now };
+  const claim = slotClaim(venue, variant, { startAt: input.startAt, guestCount: body.guest_count, now });
+  return { ...input, ...claim, bookingId: randomUUID(), body };
 }
 
 /**
- * Step 3, one transaction: claim the external id (or replay it), re-check the slot with the function that lists
- * slots, lock the holds it would take, and write the booking with its holds; the exclusion constraints have the
- * last word on overlaps.
+ * Step 3, one transaction: claim the external id (or replay it), then placeHolds (the slot re-checked with the
+ * function that lists slots, its holds locked) writes the booking with its holds; the exclusion constraints have
+ * the last word on overlaps.
  */
 async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<CreateBookingResult> {
   const { row, claim } = await readSnapshotAndClaim(trx, r.query, r.externalId);
@@ -174,22 +137,10 @@ async function reserveSlot(trx: Transaction<Database>, r: SlotRequest): Promise<
     return { booking: (await findBookingByExternalId(trx, r.venue.id, r.externalId!))!, replayed: true };
   if (r.body.price_paid.currency !== r.venue.currency) throw new CurrencyMismatchError(r.venue.currency);
 
-  const decision = decideBooking(
-    toSnapshot(r.venue, r.variant, row),
-    r.startAt,
-    r.now,
-    r.body.guest_count,
-    Math.random,
-  );
-  if (!decision) throw new SlotUnavailableError();
-  const { roomId, therapistIds } = decision.allocation;
-  const ranges = holdRanges(r.venue, r.startAt, r.end);
-  await lockHolds(trx, holdLockKeys([roomId], therapistIds, ranges));
-  const written = await insertBookingWithHolds(trx, {
-    ...newBooking(r, decision),
-    ...holdsOf(roomId, therapistIds, r.venue, ranges),
+  const { written } = await placeHolds(trx, r, row, async (holds, decision) => {
+    const inserted = await insertBookingWithHolds(trx, { ...newBooking(r, decision), ...holds });
+    return inserted.outcome === 'booked' ? inserted : undefined;
   });
-  if (written.outcome === 'therapist_busy_elsewhere') throw new SlotUnavailableError();
   await recordBookingEvent(trx, 'booking.created', written.booking);
   return { booking: written.booking, replayed: false };
 }

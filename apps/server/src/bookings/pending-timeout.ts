@@ -6,7 +6,8 @@ import { recordBookingEvent } from '../webhooks/record-event.js';
 
 /**
  * docs/api.md, "Booking lifecycle": a pending booking that no therapist accepted within its venue's
- * `therapist_response_minutes` becomes awaiting_therapist (holds kept; it can still be accepted), with its
+ * `therapist_response_minutes` (counted from its creation, or from the reschedule that handed it to new therapists)
+ * becomes awaiting_therapist (holds kept; it can still be accepted), with its
  * event, in one transaction per batch. A rule of bookings; the webhook engine's loop is what runs it
  * (docs/decisions.md, "Bookings"). SKIP LOCKED leaves a booking being accepted right now to its acceptor,
  * and lets several processes run this job at once. Returns how many bookings moved.
@@ -17,8 +18,8 @@ export async function expirePendingBookings(db: Db, now: Temporal.Instant, limit
       with due as (
         select b.id from bookings b join venues v on v.id = b.venue_id
         where b.status = 'pending'
-          and b.created_at + make_interval(mins => v.therapist_response_minutes) <= ${now.toString()}::timestamptz
-        order by b.created_at
+          and coalesce(b.response_window_from, b.created_at) + make_interval(mins => v.therapist_response_minutes) <= ${now.toString()}::timestamptz
+        order by coalesce(b.response_window_from, b.created_at)
         limit ${limit}
         for update of b skip locked
       )

@@ -14,12 +14,18 @@ import { type BookingWithVenue, findBookingById, findVisibleBookingsByExternalId
 
 const EXTERNAL_PREFIX = 'ext:';
 
-/** The refusals of each route on one booking: cancel answers upper-case codes, the read answers sentences. */
+/** The refusals of each route on one booking: cancel and reschedule answer upper-case codes, the read sentences. */
 const REFUSALS = {
   cancel: {
     notFound: () => new BookingNotFoundError(),
     forbidden: () => new BookingForbiddenError(),
     ambiguous: () => new AmbiguousExternalIdError(),
+  },
+  reschedule: {
+    notFound: () => new BookingNotFoundError(),
+    forbidden: () => new BookingForbiddenError(),
+    ambiguous: () =>
+      new AmbiguousExternalIdError('This external id matches bookings at several venues; reschedule by booking id'),
   },
   read: {
     notFound: () => new NoSuchBookingError(),

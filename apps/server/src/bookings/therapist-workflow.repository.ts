@@ -6,15 +6,17 @@ import type { Database } from '../db/schema.js';
 type Trx = Transaction<Database>;
 
 /**
- * What an acceptance checks of the booking, in one read: whether it was offered to the therapist, and which
- * therapists hold it now (the tentative ones, or the one who accepted).
+ * What an acceptance checks of the booking, in one read: whether it was offered to the therapist, which therapists
+ * hold it now (tentative ones and those who accepted), and which of them accepted already.
  */
 export async function readOfferAndHolders(trx: Trx, bookingId: string, therapistId: string) {
-  const { rows } = await sql<{ offered: boolean; holder_ids: string[] }>`
+  const { rows } = await sql<{ offered: boolean; holder_ids: string[]; accepted_ids: string[] }>`
     select exists (select 1 from booking_offers where booking_id = ${bookingId} and therapist_id = ${therapistId}) as offered,
-           array(select therapist_id::text from therapist_reservations where booking_id = ${bookingId}) as holder_ids
+           array(select therapist_id::text from therapist_reservations where booking_id = ${bookingId} order by therapist_id) as holder_ids,
+           array(select therapist_id::text from booking_offers
+                 where booking_id = ${bookingId} and accepted_at is not null order by therapist_id) as accepted_ids
   `.execute(trx);
-  return { offered: rows[0]!.offered, holderIds: rows[0]!.holder_ids };
+  return { offered: rows[0]!.offered, holderIds: rows[0]!.holder_ids, acceptedIds: rows[0]!.accepted_ids };
 }
 
 /**
@@ -34,8 +36,12 @@ export async function moveTherapistHold(
   `.execute(trx);
 }
 
-/** The booking confirmed and assigned to the therapist, their offer marked accepted; the row as it is now. */
-export async function markConfirmed(trx: Trx, bookingId: string, therapistId: string, now: Temporal.Instant) {
+/**
+ * One therapist's acceptance recorded: their offer marked accepted and the booking's count of acceptances raised;
+ * at the guest_count-th the booking is confirmed. The first to accept is the booking's assigned therapist. The row
+ * as it is now.
+ */
+export async function recordAcceptance(trx: Trx, bookingId: string, therapistId: string, now: Temporal.Instant) {
   return trx
     .with('offer', (db) =>
       db
@@ -45,7 +51,12 @@ export async function markConfirmed(trx: Trx, bookingId: string, therapistId: st
         .where('therapist_id', '=', therapistId),
     )
     .updateTable('bookings')
-    .set({ status: 'confirmed', therapist_id: therapistId, updated_at: now.toString() })
+    .set({
+      accepted_count: sql`accepted_count + 1`,
+      status: sql`case when accepted_count + 1 >= guest_count then 'confirmed' else status end`,
+      therapist_id: sql`coalesce(therapist_id, ${therapistId}::uuid)`,
+      updated_at: now.toString(),
+    })
     .where('id', '=', bookingId)
     .returning([...BOOKING_COLUMNS, 'therapist_id'])
     .executeTakeFirstOrThrow();

@@ -13,7 +13,7 @@ import { holdKeys, lockHolds, releaseReservations, therapistsBusyElsewhere } fro
 import { resolveBookingForStep } from './resolve-booking.js';
 import {
   isTherapistOf,
-  markConfirmed,
+  recordAcceptance,
   markFinished,
   moveTherapistHold,
   readOfferAndHolders,
@@ -47,9 +47,11 @@ interface StepContext {
 }
 
 /**
- * A therapist accepts the broadcast (docs/api.md, "Booking lifecycle"): pending or awaiting_therapist becomes confirmed and the
- * booking is assigned to them. If they were not the tentatively reserved therapist, the reservation moves
- * to them, still guarded by the exclusion constraint and the per-therapist lock of the inter-venue buffer.
+ * A therapist accepts the broadcast (docs/api.md, "Booking lifecycle"). A booking for N guests is confirmed when N
+ * distinct therapists have accepted it (booking.confirmed once, at the Nth); until then it stays pending or
+ * awaiting_therapist with the count of acceptances. Each acceptance is recorded and audited. If the therapist was
+ * not a tentatively reserved one, a tentative therapist's reservation (never an accepted one's) moves to them,
+ * still guarded by the exclusion constraint and the per-therapist lock of the inter-venue buffer.
  */
 export async function acceptBooking(
   db: Db,
@@ -65,8 +67,12 @@ export async function acceptBooking(
           `Booking ${booking.id} is ${booking.status}; only pending or awaiting_therapist bookings can be accepted`,
         );
       }
-      const { offered, holderIds } = await readOfferAndHolders(trx, booking.id, input.therapistId);
+      const { offered, holderIds, acceptedIds } = await readOfferAndHolders(trx, booking.id, input.therapistId);
       if (!offered) throw await notOffered(trx, booking, input.therapistId);
+      if (acceptedIds.includes(input.therapistId))
+        throw new BookingStateConflictError(
+          `Therapist ${input.therapistId} has already accepted booking ${booking.id} (${acceptedIds.length} of ${booking.guest_count} therapists accepted)`,
+        );
 
       if (!holderIds.includes(input.therapistId)) {
         const start = instantFromDb(booking.start_at);
@@ -84,19 +90,19 @@ export async function acceptBooking(
           bufferMinutes: booking.inter_venue_buffer_minutes,
         });
         if (busy.length) throw notFree(input.therapistId);
-        // The accepting therapist takes the place of one tentative therapist.
+        // The accepting therapist takes the place of one tentative therapist, never of one who accepted.
         await moveTherapistHold(trx, {
           bookingId: booking.id,
           venueId: booking.venue_id,
           therapistId: input.therapistId,
           during: tstzrange(start, end),
-          replacedId: holderIds[0],
+          replacedId: holderIds.find((id) => !acceptedIds.includes(id)),
         });
       }
-      const confirmed = await markConfirmed(trx, booking.id, input.therapistId, input.now);
-      await recordBookingEvent(trx, 'booking.confirmed', confirmed);
+      const accepted = await recordAcceptance(trx, booking.id, input.therapistId, input.now);
+      if (accepted.status === 'confirmed') await recordBookingEvent(trx, 'booking.confirmed', accepted);
       await recordStep(trx, input.audit, booking, 'booking.acceptance_recorded');
-      return stepResult(confirmed);
+      return stepResult(accepted);
     });
   } catch (error) {
     if (isLostRace(error)) throw notFree(input.therapistId);
@@ -153,8 +159,15 @@ export async function finishBooking(
 }
 
 /** What a step answers its caller (the CLI prints it; the dashboard reads the booking's page afresh). */
-function stepResult({ id, status, therapist_id }: { id: string; status: BookingStatus; therapist_id: string | null }) {
-  return { id, status, therapist_id };
+function stepResult(row: {
+  id: string;
+  status: BookingStatus;
+  therapist_id: string | null;
+  accepted_count: number;
+  guest_count: number;
+}) {
+  const { id, status, therapist_id, accepted_count, guest_count } = row;
+  return { id, status, therapist_id, accepted_count, guest_count };
 }
 
 /** The audit row of a workflow step, in its transaction, on the record of the booking's organisation. */

@@ -104,7 +104,9 @@ export function registerBookings(program: Command, host: CommandHost): void {
 
   bookings
     .command('accept')
-    .description('a therapist accepts a pending booking: it becomes confirmed and assigned to them')
+    .description(
+      'a therapist accepts a pending booking: confirmed once one therapist per guest has accepted (the first is assigned)',
+    )
     .argument('<booking-id>', 'booking UUID', uuid)
     .requiredOption('--therapist <id>', 'the accepting therapist (UUID, as bookings list shows)', uuid)
     .action(async (bookingId: string, options: { therapist: string }) => {
@@ -116,7 +118,13 @@ export function registerBookings(program: Command, host: CommandHost): void {
           audit: operatorTrail(host.clock),
         }),
       );
-      print(host, `Booking ${booking.id} is ${booking.status}, assigned to therapist ${booking.therapist_id}.`);
+      const accepted = `${booking.accepted_count} of ${booking.guest_count} therapist${booking.guest_count === 1 ? '' : 's'} accepted`;
+      print(
+        host,
+        booking.status === 'confirmed'
+          ? `Booking ${booking.id} is confirmed (${accepted}), assigned to therapist ${booking.therapist_id}.`
+          : `Booking ${booking.id} is ${booking.status}: ${accepted}; it is confirmed when all have.`,
+      );
     });
 
   for (const [name, outcome] of [

@@ -1,5 +1,6 @@
+import type { PGlite } from '@electric-sql/pglite';
 import { KeyVault } from '../auth/api-key.js';
-import { loadConfig } from '../config/config.js';
+import { dataDirOf, loadConfig } from '../config/config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate-database.js';
 import { type Clock, systemClock } from '../lib/clock.js';
@@ -9,6 +10,10 @@ export interface OperatorContext {
   vault: KeyVault;
   /** PUBLIC_URL of the server, which invitation URLs start with. */
   publicUrl: string;
+  /** The embedded database, when that is the one open (spa backup). */
+  pglite?: PGlite | undefined;
+  /** Its DATA_DIR. */
+  dataDir?: string | undefined;
 }
 
 /** The two output streams of a run, written raw (commander's own help and errors go there too). */
@@ -22,6 +27,8 @@ export interface CommandHost {
   cwd: string;
   io: CommandIo;
   clock: Clock;
+  /** DATA_DIR, for a command on its own over the embedded database (spa restore replaces it, closed). */
+  embeddedDataDir?: string;
   withContext<T>(action: (context: OperatorContext) => Promise<T>): Promise<T>;
 }
 
@@ -42,6 +49,7 @@ export function standaloneHost(env: Record<string, string | undefined>, io: Comm
     cwd: env.INIT_CWD ?? process.cwd(), // pnpm runs scripts inside the package; paths mean the user's directory
     io,
     clock: systemClock,
+    ...(env.DATABASE_URL ? {} : { embeddedDataDir: dataDirOf(env) }),
     withContext: async (action) => {
       const config = loadConfig(env);
       const database = await connect({
@@ -57,6 +65,8 @@ export function standaloneHost(env: Record<string, string | undefined>, io: Comm
           db: database.db,
           vault: new KeyVault(config.keyEncryptionKey),
           publicUrl: config.publicUrl,
+          pglite: database.pglite,
+          dataDir: database.pglite ? config.dataDir : undefined,
         });
       } finally {
         await database.close();

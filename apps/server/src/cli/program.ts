@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { CONTRACT_VERSION } from '../lib/contract-version.js';
+import { registerBackup } from './backup.command.js';
 import { registerBookings } from './bookings.command.js';
 import type { CommandHost } from './command-host.js';
 import { ExitCode, reportFailure } from './exit-codes.js';
@@ -15,6 +17,8 @@ import { registerWebhooks } from './webhooks.command.js';
 export function buildProgram(host: CommandHost): Command {
   const program = new Command('spa')
     .description('Operator CLI of the Partner Booking API')
+    // The API's version is what an operator compares with partners' SDKs and the served /openapi.json.
+    .version(`spa ${CONTRACT_VERSION}`, '-V, --version', 'print the version of the API this CLI serves')
     .exitOverride()
     .configureOutput({ writeOut: (text) => host.io.stdout(text), writeErr: (text) => host.io.stderr(text) });
   registerImport(program, host);
@@ -23,6 +27,7 @@ export function buildProgram(host: CommandHost): Command {
   registerTherapists(program, host);
   registerWebhooks(program, host);
   registerUsers(program, host);
+  registerBackup(program, host);
   return program;
 }
 

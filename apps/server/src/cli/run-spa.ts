@@ -13,7 +13,9 @@ import { runCli } from './program.js';
  */
 export async function runSpa(argv: string[], env: Record<string, string | undefined>, io: CommandIo): Promise<number> {
   const host = standaloneHost(env, io);
-  if (!env.DATABASE_URL) {
+  // A restore replaces the files a running server has open: it is never handed to the server, and refuses (the
+  // DATA_DIR lock names the server's pid) until the server has stopped.
+  if (!env.DATABASE_URL && argv[0] !== 'restore') {
     const dataDir = dataDirOf(env);
     try {
       if (lockOwner(dataDir) !== undefined) {

@@ -55,6 +55,7 @@ export function toBookingListItem(r: LabelledBookingRow): z.infer<typeof Booking
     start_at: b.start_at,
     end_at: b.end_at,
     guest_count: b.guest_count,
+    therapists_accepted: b.therapists_accepted,
     total_price: b.total_price,
     external_id: b.external_id,
     created_at: b.created_at,

@@ -29,7 +29,7 @@ export interface DashboardDeps {
   deskFeed?: DeskFeed | undefined;
 }
 
-/** The dashboard's settings from PUBLIC_URL, and whether it was set (DECISIONS: the origin follows it only then). */
+/** The dashboard's settings from PUBLIC_URL, and whether it was set (the origin follows it only then). */
 export function dashboardSettings(publicUrl: string, publicUrlSet: boolean) {
   const url = new URL(publicUrl);
   return {

@@ -9,7 +9,7 @@ export function requestOrigin(req: Request): string | null {
 }
 
 /**
- * DECISIONS: the dashboard's own origin is PUBLIC_URL's when it is set, else the scheme and Host the request was
+ * The dashboard's own origin is PUBLIC_URL's when it is set, else the scheme and Host the request was
  * sent to, so a browser at http://127.0.0.1:3000, at http://localhost:3000 or at a LAN address signs in alike.
  */
 export function dashboardOriginOf(deps: Pick<DashboardDeps, 'origin'>, req: Request): string | null {

@@ -6,9 +6,9 @@ import { AVAILABILITY_CHANGES_CHANNEL } from '../migrations/0010_availability_ch
 export type VenueChange = readonly string[] | '*';
 
 /**
- * The venue desk's live updates, fed by the notices the availability cache follows (migration 0010): every commit
- * that places, moves or releases a booking's holds announces its venues on that channel, in its transaction, in
- * every process. Each open desk page subscribes through its event stream; a reconnection of the listener tells
+ * The venue desk's live updates, fed by the schedule changes the availability cache follows (migrations 0010 and
+ * 0016): every commit that places, moves or releases a booking's holds names its venues, read from the change log
+ * (on PGlite, notified) in every process. Each open desk page subscribes through its event stream; a reconnection of the listener tells
  * everyone `*`, since notices may have been missed while it was down. `endStreams` closes every open stream at
  * once when the process begins to drain, so a page that stays open never holds a shutdown back.
  */

@@ -60,8 +60,8 @@ async function deskList(db: Db, scope: OrganisationScope, search: BookingSearch)
 }
 
 /**
- * The therapists who may accept each of these bookings now, in one statement: those it was offered to with no
- * other hold in its way (the rule of listEligibleTherapists and acceptBooking, for many bookings at once).
+ * The therapists who may accept each of these bookings now, in one statement: those it was offered to, who have not
+ * accepted it yet (a booking for several guests needs one each), with no other hold in its way (the rule of listEligibleTherapists and acceptBooking, for many bookings at once).
  */
 async function offeredTherapists(db: Db, bookingIds: string[]) {
   const byBooking = new Map<string, { id: string; first_name: string; last_name: string }[]>();
@@ -72,7 +72,7 @@ async function offeredTherapists(db: Db, bookingIds: string[]) {
     join venues v on v.id = b.venue_id
     join booking_offers o on o.booking_id = b.id
     join therapists t on t.id = o.therapist_id
-    where b.id = any(${bookingIds}::uuid[]) and b.status in ('pending', 'awaiting_therapist')
+    where b.id = any(${bookingIds}::uuid[]) and b.status in ('pending', 'awaiting_therapist') and o.accepted_at is null
       and not exists (
         select 1 from therapist_reservations h
         where h.therapist_id = t.id and h.booking_id <> b.id

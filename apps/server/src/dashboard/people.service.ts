@@ -33,7 +33,7 @@ import {
 } from './people.repository.js';
 import { hashToken, newToken } from './tokens.js';
 
-/** DECISIONS: an invitation works once, for 72 hours. */
+/** An invitation works once, for 72 hours. */
 export const INVITATION_VALIDITY = Temporal.Duration.from({ hours: 72 });
 
 const emailTaken = () => new DashboardError(409, DashboardErrorText.EmailTaken);
@@ -53,7 +53,7 @@ export interface InviteInput {
 /**
  * Invites a person: an invitation whose token only its URL holds (the table keeps the hash). A pending
  * invitation of the same email to the same organisation is replaced, so only the newest URL works. A person of
- * this organisation with the email is refused (409); one of another organisation is not (DECISIONS: the answer
+ * this organisation with the email is refused (409); one of another organisation is not (the answer
  * must not tell an admin that the email has an account elsewhere): the invitation is made, and its holder learns
  * at acceptance that the email is taken. `elsewhere` says so to the operator's CLI, which may know.
  */

@@ -13,6 +13,7 @@ const STATUS_OF: Record<WebhookEventType, z.infer<typeof Booking>['status']> = {
   'booking.cancelled': 'cancelled',
   'booking.completed': 'completed',
   'booking.no_show': 'no_show',
+  'booking.rescheduled': 'confirmed',
 };
 
 /**
@@ -25,7 +26,10 @@ export async function sampleBookingEvent(
   organisationId: string,
   type: WebhookEventType,
   now: Temporal.Instant,
-): Promise<{ type: WebhookEventType; data: { booking: z.infer<typeof Booking> } }> {
+): Promise<{
+  type: WebhookEventType;
+  data: { booking: z.infer<typeof Booking>; previous_start_at?: string; previous_end_at?: string };
+}> {
   const variant = await db
     .selectFrom('variants')
     .innerJoin('treatments', 'treatments.id', 'variants.treatment_id')
@@ -48,9 +52,18 @@ export async function sampleBookingEvent(
   const price = variant ? toMoney(variant.price_minor, variant.currency) : { amount: 100, currency: 'EUR' };
   const at = isoSeconds(now);
   const status = STATUS_OF[type];
+  // A rescheduled sample moved one day later than it was.
+  const previous =
+    type === 'booking.rescheduled'
+      ? {
+          previous_start_at: isoSeconds(start.subtract({ hours: 24 })),
+          previous_end_at: isoSeconds(end.subtract({ hours: 24 })),
+        }
+      : {};
   return {
     type,
     data: {
+      ...previous,
       booking: {
         id: randomUUID(),
         booking_number: 1,
@@ -62,6 +75,7 @@ export async function sampleBookingEvent(
         start_at: isoSeconds(start),
         end_at: isoSeconds(end),
         guest_count: 1,
+        therapists_accepted: status === 'pending' || status === 'awaiting_therapist' ? 0 : 1,
         notes: 'A test event from the dashboard: this booking does not exist',
         external_reference: null,
         external_id: 'test_event',

@@ -24,7 +24,7 @@ import {
 } from './sessions.repository.js';
 import { hashToken, newToken } from './tokens.js';
 
-/** DECISIONS: a session ends after 30 minutes without a request, and 12 hours after sign-in whatever happens. */
+/** A session ends after 30 minutes without a request, and 12 hours after sign-in whatever happens. */
 export const IDLE_TIMEOUT = Temporal.Duration.from({ minutes: 30 });
 export const ABSOLUTE_TIMEOUT = Temporal.Duration.from({ hours: 12 });
 /** A session's last_seen_at is written at most this often: one write a minute, not one per request. */

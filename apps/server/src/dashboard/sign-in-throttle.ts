@@ -5,7 +5,7 @@ import { createRateLimiter } from '../rate-limit/rate-limiter.js';
 import { hashToken } from './tokens.js';
 
 /**
- * DECISIONS: 5 failures for one email from one address in 15 minutes, 50 from one address, or 100 for one email
+ * 5 failures for one email from one address in 15 minutes, 50 from one address, or 100 for one email
  * from all addresses answer 429; failures from other addresses never lock a person out of theirs.
  */
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;

@@ -13,6 +13,7 @@ export const BOOKING_COLUMNS = [
   'start_at',
   'end_at',
   'guest_count',
+  'accepted_count',
   'notes',
   'external_reference',
   'external_id',

@@ -5,9 +5,19 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
-import { listenPglite, listenPostgres, type NotificationHandlers, type NotificationListener } from './notifications.js';
+import { AVAILABILITY_CHANGES_CHANNEL } from '../migrations/0010_availability_changes.js';
+import { NOTIFY_IN_TRANSACTION_SETTING } from '../migrations/0016_availability_change_log.js';
+import { availabilityChangeLog } from './change-log.js';
+import {
+  type Heartbeat,
+  listenPglite,
+  listenPostgres,
+  type NotificationHandlers,
+  type NotificationListener,
+} from './notifications.js';
 import { bundledTemplate, PGLITE_DEMO_TEMPLATE_DIR, seedDataDirFromTemplate } from './pglite-template.js';
 import { PreparingClient, type PreparingOptions } from './preparing-client.js';
+import { hostAwareClient } from './multi-host.js';
 import { makeDataDirPrivate, PrivateNodeFS } from './private-data-dir.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
@@ -20,6 +30,8 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   /** The pg pool on PostgreSQL (the shared rate-limit store and the pool gauges read it). */
   pool?: pg.Pool;
+  /** The embedded database itself (spa backup copies its files). */
+  pglite?: PGlite;
   /** Notifications of `channel` (NOTIFY, pg_notify), from every session of the database. */
   listen(channel: string, handlers: NotificationHandlers): Promise<NotificationListener>;
   close(): Promise<void>;
@@ -59,6 +71,12 @@ export interface ConnectOptions {
   onWarning?: (fields: Record<string, unknown>, message: string) => void;
 }
 
+/**
+ * The availability change log read ten times a second (the heartbeat): how long another process's commit may take
+ * to drop this process's entries when nothing asks earlier. A hit never waits for it: it reads the log first.
+ */
+const CHANGE_LOG_HEARTBEAT: Partial<Heartbeat> = { everyMs: 100 };
+
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
 /** The client-side bound: the statement timeout plus a second for the cancellation to come back (30 s without). */
@@ -75,10 +93,12 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   // Half: a request stuck on a lock gives its connection back well before one queued behind it gives up.
   const lockTimeout = options.lockTimeoutMs ?? Math.max(1, Math.floor(acquireTimeout / 2));
   const onError = options.onConnectionError ?? (() => undefined);
+  // Several hosts (a primary and its standby): each new connection goes to the one that is the leader now.
+  const { Client, connectionString } = hostAwareClient(PreparingClient, url);
   const config: pg.PoolConfig & PreparingOptions = {
-    connectionString: url,
+    connectionString,
     max: options.poolSize ?? 10,
-    Client: PreparingClient,
+    Client,
     namedStatements: options.preparedStatements ?? true,
     ...(options.applicationName ? { application_name: options.applicationName } : {}),
     connectionTimeoutMillis: acquireTimeout,
@@ -104,11 +124,19 @@ function connectPostgres(url: string, options: ConnectOptions): DatabaseHandle {
   pool.on('connect', (client) => client.on('error', onError));
   pool.on('error', onError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const listenUrl = options.listenUrl ?? url;
   return {
     db,
     kind: 'postgres',
     pool,
-    listen: (channel, handlers) => Promise.resolve(listenPostgres(options.listenUrl ?? url, channel, handlers)),
+    // Schedule changes are logged by their writers, not notified (migrations/0016_availability_change_log.ts): the
+    // listener reads the log; the channel only wakes it early.
+    listen: (channel, handlers) =>
+      Promise.resolve(
+        channel === AVAILABILITY_CHANGES_CHANNEL
+          ? listenPostgres(listenUrl, channel, handlers, CHANGE_LOG_HEARTBEAT, availabilityChangeLog)
+          : listenPostgres(listenUrl, channel, handlers),
+      ),
     close: () => closeWithin(db, pool, acquireTimeout),
   };
 }
@@ -177,6 +205,9 @@ export async function openPglite({ dataDir, ...options }: { dataDir?: string; lo
     parsers: typeParsers,
   });
   await pglite.exec(`set TimeZone = 'UTC'`);
+  // One session and one writer at a time: a schedule change's notice in its own transaction holds up no other
+  // writer here, and reaches the listeners before the commit returns (migrations/0016_availability_change_log.ts).
+  await pglite.exec(`set ${NOTIFY_IN_TRANSACTION_SETTING} = 'in_transaction'`);
   return pglite;
 }
 
@@ -186,6 +217,7 @@ export function fromPglite(pglite: PGlite): DatabaseHandle {
   return {
     db,
     kind: 'pglite',
+    pglite,
     listen: (channel, handlers) => listenPglite(pglite, channel, handlers),
     close: async () => {
       await db.destroy();

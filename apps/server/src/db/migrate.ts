@@ -11,6 +11,8 @@ import * as apiKeyInserts from '../migrations/0008_api_key_inserts.js';
 import * as retention from '../migrations/0009_retention.js';
 import * as availabilityChanges from '../migrations/0010_availability_changes.js';
 import * as dashboardRoundTwo from '../migrations/0011_dashboard_round_two.js';
+import * as rescheduleAndAcceptances from '../migrations/0013_reschedule_and_acceptances.js';
+import * as availabilityChangeLog from '../migrations/0016_availability_change_log.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
 /** Migrations are imported statically so they run the same from tsx, tests and a bundle. */
@@ -26,6 +28,8 @@ const migrations: Record<string, Migration> = {
   '0009_retention': retention,
   '0010_availability_changes': availabilityChanges,
   '0011_dashboard_round_two': dashboardRoundTwo,
+  '0013_reschedule_and_acceptances': rescheduleAndAcceptances,
+  '0016_availability_change_log': availabilityChangeLog,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

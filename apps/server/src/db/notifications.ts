@@ -1,5 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { ChangeFeed, ChangeReader } from './change-log.js';
+import { hostAwareClient } from './multi-host.js';
 
 export interface NotificationHandlers {
   onNotify(payload: string): void;
@@ -54,12 +56,18 @@ export const DEFAULT_HEARTBEAT: Heartbeat = { everyMs: 250, timeoutMs: 2_000, tr
  * whenever it is lost (a restart, an admin termination, a cut network). Hand-written rather than pg-listen: that
  * package has not been released since 2020, and what matters here is the live/not-live signal around each
  * reconnection, which is a dozen lines over pg.Client.
+ *
+ * With a `feed` (a change log its writers append to in their own transactions: db/change-log.ts) what changed is
+ * read from the log, not from notices: the heartbeat is a read of the log, a notice on the channel only asks for
+ * an early one, and sync() is a read sent after the call, whose snapshot holds every commit that finished before.
+ * A read that fails loses the connection (onLive(false)) before sync() resolves, so no caller trusts a gap.
  */
 export function listenPostgres(
   url: string,
   channel: string,
   handlers: NotificationHandlers,
   heartbeatOptions: Partial<Heartbeat> = {},
+  feed?: ChangeFeed,
 ): NotificationListener {
   const heartbeat = { ...DEFAULT_HEARTBEAT, ...heartbeatOptions };
   let closed = false;
@@ -69,10 +77,22 @@ export function listenPostgres(
   let beating: NodeJS.Timeout | undefined;
   /** When the last answered heartbeat (or the LISTEN itself) was sent, by performance.now(). */
   let confirmedAt = -Infinity;
+  /** The open connection's reader of the feed, once positioned. */
+  let reader: ChangeReader | undefined;
+
+  /**
+   * Per connection, what resolves once it is given up: a query on a connection cut without a reset may never be
+   * answered, and the callers of sync() waiting on it are let go instead (the cache sees it no longer live).
+   */
+  const givenUp = new WeakMap<pg.Client, { promise: Promise<void>; resolve: () => void }>();
 
   const lost = (from: pg.Client) => {
     if (from !== client) return;
     client = undefined;
+    reader = undefined;
+    givenUp.get(from)?.resolve();
+    inFlight = undefined;
+    waiting = undefined;
     confirmedAt = -Infinity;
     clearTimeout(beating);
     handlers.onLive(false);
@@ -83,25 +103,40 @@ export function listenPostgres(
     retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   };
 
+  // Several hosts: the listening connection follows the leader, as the pool's connections do.
+  const { Client, connectionString } = hostAwareClient(pg.Client, url);
+
   async function open() {
-    const next = new pg.Client({
-      connectionString: url,
+    const next = new Client({
+      connectionString,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       // Named, so an operator (or a test) can tell it in pg_stat_activity.
       application_name: LISTENER_APPLICATION_NAME,
     });
     client = next;
+    let resolve: () => void = noop;
+    givenUp.set(next, { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() });
     // Every error of this connection ends in a reconnection, never in an uncaught exception.
     next.on('error', () => lost(next));
     next.on('end', () => lost(next));
     next.on('notification', (message) => {
-      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+      if (message.channel !== channel) return;
+      if (feed) void sync();
+      else handlers.onNotify(message.payload ?? '');
     });
     // One heartbeat at a time: the next is sent once this one is answered.
     const beat = () => {
       const sentAt = performance.now();
       const deadline = setTimeout(() => lost(next), heartbeat.timeoutMs).unref();
+      if (feed) {
+        // A read of the feed is the heartbeat: an answered one confirms the listener (read()).
+        void sync().then(() => {
+          clearTimeout(deadline);
+          if (client === next) beating = setTimeout(beat, heartbeat.everyMs).unref();
+        });
+        return;
+      }
       next.query('select 1').then(
         () => {
           clearTimeout(deadline);
@@ -116,7 +151,10 @@ export function listenPostgres(
       await next.connect();
       const sentAt = performance.now();
       await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      // Positioned after LISTEN: a wake-up for a change the position already covers costs one empty read.
+      const positioned = feed ? await feed.open(next) : undefined;
       if (closed || client !== next) return void next.end().catch(() => undefined);
+      reader = positioned;
       retryMs = RETRY_MIN_MS;
       confirmedAt = sentAt;
       handlers.onLive(true);
@@ -138,7 +176,8 @@ export function listenPostgres(
     if (waiting) return waiting;
     const send = () => {
       waiting = undefined;
-      const answered = on.query('select 1').then(noop, noop);
+      const asked = feed ? read(on) : on.query('select 1').then(noop, noop);
+      const answered = Promise.race([asked, givenUp.get(on)!.promise]);
       inFlight = answered;
       void answered.then(() => {
         if (inFlight === answered) inFlight = undefined;
@@ -147,6 +186,21 @@ export function listenPostgres(
     };
     if (!inFlight) return send();
     return (waiting = inFlight.then(send));
+  }
+
+  /** One read of the feed on `on` (never two at once: sync() sends them one after another). */
+  async function read(on: pg.Client): Promise<void> {
+    const positioned = reader;
+    if (client !== on || !positioned) return;
+    const sentAt = performance.now();
+    try {
+      const payloads = await positioned(on);
+      if (client !== on) return;
+      confirmedAt = sentAt;
+      for (const payload of payloads) handlers.onNotify(payload);
+    } catch {
+      lost(on);
+    }
   }
 
   void open();
@@ -159,6 +213,7 @@ export function listenPostgres(
       clearTimeout(beating);
       const last = client;
       client = undefined;
+      if (last) givenUp.get(last)?.resolve();
       handlers.onLive(false);
       await last?.end().catch(() => undefined);
     },

@@ -185,9 +185,11 @@ export interface Database {
   audit_events: {
     id: string;
     organisation_id: string;
-    actor_type: 'person' | 'operator';
+    actor_type: 'person' | 'operator' | 'api_key';
     actor_person_id: string | null;
     actor_email: string | null;
+    /** The id of the API key a partner's change came through (never its secret). */
+    actor_key_id: ColumnType<string | null, string | null | undefined, string | null>;
     action: AuditAction;
     target_type: AuditTargetType | null;
     target_id: string | null;
@@ -204,6 +206,11 @@ export interface Database {
     ended_at: Instant;
     expires_at: Instant;
   };
+  /**
+   * One row per (transaction, venue) of every change to what availability reads (migration 0016; db/change-log.ts);
+   * `xid` (xid8, read as text) is the writing transaction's, the nil UUID stands for every venue.
+   */
+  availability_changes: { xid: Generated<string>; venue_id: string };
   /** rate-limiter-flexible's store (rate-limit/rate-limiter.ts); `expire` in epoch milliseconds. */
   rate_limits: { key: string; points: Generated<number>; expire: Int8 | null };
 }
@@ -292,6 +299,10 @@ export interface BookingTable {
   payment_method: ColumnType<string, string | undefined, string>;
   payment_status: ColumnType<string, string | undefined, string>;
   therapist_id: string | null;
+  /** Distinct therapists who accepted; the booking is confirmed when it reaches guest_count. */
+  accepted_count: ColumnType<number, number | undefined, number>;
+  /** When the therapists' response window started; null means at created_at. */
+  response_window_from: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultedInstant;
   updated_at: DefaultedInstant;
   cancelled_at: string | null;

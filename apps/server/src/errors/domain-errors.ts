@@ -154,8 +154,27 @@ export class BookingNotFoundError extends CodedError {
 export class BookingAlreadyCancelledError extends CodedError {
   readonly status = 422;
   readonly code = ErrorText.BookingAlreadyCancelled;
-  constructor(status: string) {
-    super(`Booking is already ${status.replace('_', '-')} and cannot be cancelled`);
+  constructor(status: string, refused: 'cancelled' | 'rescheduled' = 'cancelled') {
+    super(`Booking is already ${status.replace('_', '-')} and cannot be ${refused}`);
+  }
+}
+/** Reschedule of a booking that has started, completed or was a no-show. */
+export class BookingNotReschedulableError extends CodedError {
+  readonly status = 422;
+  readonly code = ErrorText.BookingNotReschedulable;
+  constructor(why: string) {
+    super(`Booking ${why} and cannot be rescheduled`);
+  }
+}
+/** Reschedule inside a fee tier: the partner cancels (and pays) instead; `fee` is what that would cost now. */
+export class RescheduleFeeAppliesError extends CodedError {
+  readonly status = 422;
+  readonly code = ErrorText.RescheduleFeeApplies;
+  constructor(readonly fee: { amount: number; currency: string }) {
+    super(`A partner cancellation now would cost ${fee.currency} ${fee.amount}: cancel instead`);
+  }
+  override body() {
+    return { ...super.body(), fee: this.fee };
   }
 }
 export class BookingForbiddenError extends CodedError {

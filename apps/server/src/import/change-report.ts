@@ -61,7 +61,7 @@ export async function fingerprints(trx: Trx, data: VenueData): Promise<Fingerpri
                  childParts.map((part) => sql`, ${part}`),
                  sql``,
                )})) as fingerprint
-        from ${sql.table(table)} t where t.id::text in (${sql.join(ids[entity])})`;
+        from ${sql.table(table)} t where t.id = any(${ids[entity]}::${sql.raw(table === 'api_keys' ? 'text' : 'uuid')}[])`;
     });
   if (selects.length === 0) return result;
   const { rows } = await sql<{ entity: Entity; id: string; fingerprint: string }>`${sql.join(

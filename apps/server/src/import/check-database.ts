@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { FieldProblem } from '../errors/domain-errors.js';
 import type { VenueData } from './venue-data.schema.js';
+import { anyText, anyUuid } from '../db/any-of.js';
 import type { Trx } from './upsert.js';
 
 /** An entity of the file, the parent it names (a foreign key it may not change), and its JSON path. */
@@ -173,25 +174,25 @@ async function holdersOf(
         return trx
           .selectFrom('organisations')
           .select(['id', sql<null>`null`.as('scope'), 'slug as value'])
-          .where('slug', 'in', values)
+          .where('slug', '=', anyText(values))
           .execute();
       case 'venues':
         return trx
           .selectFrom('venues')
           .select(['id', 'organisation_id as scope', 'slug as value'])
-          .where('slug', 'in', values)
+          .where('slug', '=', anyText(values))
           .execute();
       case 'customers':
         return trx
           .selectFrom('customers')
           .select(['id', 'organisation_id as scope', sql<string>`lower(email)`.as('value')])
-          .where(sql<string>`lower(email)`, 'in', values)
+          .where(sql<string>`lower(email)`, '=', anyText(values))
           .execute();
       case 'bookings':
         return trx
           .selectFrom('bookings')
           .select(['id', 'venue_id as scope', sql<string>`external_id`.as('value')])
-          .where('external_id', 'in', values)
+          .where('external_id', '=', anyText(values))
           .execute();
     }
   })();
@@ -245,14 +246,14 @@ async function checkDroppedRows(
   report: (path: string, message: string) => void,
 ): Promise<void> {
   const fileBookings = data.bookings.map((b) => b.id);
-  const outside = fileBookings.length ? sql`and b.id not in (${sql.join(fileBookings)})` : sql``;
+  const outside = fileBookings.length ? sql`and not (b.id = any(${fileBookings}::uuid[]))` : sql``;
   for (const [v, venue] of data.venues.entries()) {
     const rooms = venue.rooms.map((r) => r.id);
     const variants = venue.treatments.flatMap((t) => t.variants.map((x) => x.id));
     const { rows: heldRooms } = await sql<{ room_id: string; booking_id: string }>`
       select r.room_id::text, r.booking_id::text from room_reservations r join bookings b on b.id = r.booking_id
       join rooms on rooms.id = r.room_id
-      where rooms.venue_id = ${venue.id} ${rooms.length ? sql`and r.room_id not in (${sql.join(rooms)})` : sql``} ${outside}`.execute(
+      where rooms.venue_id = ${venue.id} ${rooms.length ? sql`and not (r.room_id = any(${rooms}::uuid[]))` : sql``} ${outside}`.execute(
       trx,
     );
     for (const held of heldRooms)
@@ -262,7 +263,7 @@ async function checkDroppedRows(
       );
     const { rows: used } = await sql<{ variant_id: string; booking_id: string }>`
       select b.variant_id::text, min(b.id::text) as booking_id from bookings b
-      where b.venue_id = ${venue.id} ${variants.length ? sql`and b.variant_id not in (${sql.join(variants)})` : sql``} ${outside}
+      where b.venue_id = ${venue.id} ${variants.length ? sql`and not (b.variant_id = any(${variants}::uuid[]))` : sql``} ${outside}
       group by b.variant_id`.execute(trx);
     for (const u of used)
       report(
@@ -292,14 +293,22 @@ async function parentsOf(trx: Trx, table: MovableTable, ids: string[]): Promise<
       case 'api_keys':
       case 'therapists':
       case 'customers':
-        return trx.selectFrom(table).select(['id', 'organisation_id as parent']).where('id', 'in', ids).execute();
+        return trx
+          .selectFrom(table)
+          .select(['id', 'organisation_id as parent'])
+          .where('id', '=', table === 'api_keys' ? anyText(ids) : anyUuid(ids))
+          .execute();
       case 'rooms':
       case 'venue_blocks':
       case 'treatments':
       case 'bookings':
-        return trx.selectFrom(table).select(['id', 'venue_id as parent']).where('id', 'in', ids).execute();
+        return trx.selectFrom(table).select(['id', 'venue_id as parent']).where('id', '=', anyUuid(ids)).execute();
       case 'variants':
-        return trx.selectFrom('variants').select(['id', 'treatment_id as parent']).where('id', 'in', ids).execute();
+        return trx
+          .selectFrom('variants')
+          .select(['id', 'treatment_id as parent'])
+          .where('id', '=', anyUuid(ids))
+          .execute();
     }
   })();
   return new Map(rows.map((r) => [r.id, r.parent]));

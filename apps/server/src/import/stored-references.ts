@@ -1,3 +1,4 @@
+import { anyUuid } from '../db/any-of.js';
 import type { Trx } from './upsert.js';
 import type { VenueData } from './venue-data.schema.js';
 
@@ -49,13 +50,13 @@ export async function loadStoredReferences(trx: Trx, data: VenueData): Promise<S
   const byOrganisation = async (table: 'venues' | 'customers' | 'therapists', ids: string[]) =>
     new Map(
       ids.length
-        ? (await trx.selectFrom(table).select(['id', 'organisation_id']).where('id', 'in', ids).execute()).map(
+        ? (await trx.selectFrom(table).select(['id', 'organisation_id']).where('id', '=', anyUuid(ids)).execute()).map(
             (r) => [r.id, { organisation_id: r.organisation_id }] as const,
           )
         : [],
     );
   const organisations = organisationIds.length
-    ? await trx.selectFrom('organisations').select('id').where('id', 'in', organisationIds).execute()
+    ? await trx.selectFrom('organisations').select('id').where('id', '=', anyUuid(organisationIds)).execute()
     : [];
   return {
     organisations: new Set(organisations.map((o) => o.id)),

@@ -1,5 +1,5 @@
-import type { Trx } from './upsert.js';
-import { upsertById } from './upsert.js';
+import { anyUuid } from '../db/any-of.js';
+import { insertRows, type Trx, upsertById } from './upsert.js';
 import { toMinor } from '../lib/money.js';
 import type { VenueData } from './venue-data.schema.js';
 
@@ -52,12 +52,11 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
   ]);
 
   await trx.deleteFrom('one_time_openings').where('venue_id', '=', venue.id).execute();
-  if (venue.one_time_openings.length) {
-    await trx
-      .insertInto('one_time_openings')
-      .values(venue.one_time_openings.map((o) => ({ venue_id: venue.id, ...o })))
-      .execute();
-  }
+  await insertRows(
+    trx,
+    'one_time_openings',
+    venue.one_time_openings.map((o) => ({ venue_id: venue.id, ...o })),
+  );
 
   await trx.deleteFrom('venue_blocks').where('venue_id', '=', venue.id).execute();
   await upsertById(
@@ -114,13 +113,18 @@ export async function upsertVenue(trx: Trx, venue: Venue): Promise<void> {
   // import spends its time on).
   const treatmentIds = venue.treatments.map((t) => t.id);
   if (treatmentIds.length === 0) return;
-  await trx.deleteFrom('treatment_rooms').where('treatment_id', 'in', treatmentIds).execute();
-  const treatmentRooms = venue.treatments.flatMap((t) =>
-    t.room_ids.map((room_id) => ({ treatment_id: t.id, room_id })),
+  await trx.deleteFrom('treatment_rooms').where('treatment_id', '=', anyUuid(treatmentIds)).execute();
+  await insertRows(
+    trx,
+    'treatment_rooms',
+    venue.treatments.flatMap((t) => t.room_ids.map((room_id) => ({ treatment_id: t.id, room_id }))),
   );
-  if (treatmentRooms.length) await trx.insertInto('treatment_rooms').values(treatmentRooms).execute();
   // Defaults are cleared first so the "one default per treatment" index never sees two at once.
-  await trx.updateTable('variants').set({ is_default: false }).where('treatment_id', 'in', treatmentIds).execute();
+  await trx
+    .updateTable('variants')
+    .set({ is_default: false })
+    .where('treatment_id', '=', anyUuid(treatmentIds))
+    .execute();
   await upsertById(
     trx,
     'variants',
@@ -173,6 +177,6 @@ async function deleteMissing(
   keep: string[],
 ) {
   let query = trx.deleteFrom(table).where(parent as never, '=', parentId as never);
-  if (keep.length) query = query.where('id', 'not in', keep);
+  if (keep.length) query = query.where((eb) => eb.not(eb('id', '=', anyUuid(keep))));
   await query.execute();
 }

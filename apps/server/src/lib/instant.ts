@@ -62,3 +62,22 @@ export function isoFromEpochMs(epochMs: number): string {
   const seconds = inDay / 1000;
   return `${cachedDayPrefix}${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}Z`;
 }
+
+/** The common form of an ISO 8601 instant with an offset, to the millisecond, every field in range. */
+const PLAIN_INSTANT =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{3})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * An ISO 8601 instant with an offset as epoch milliseconds. The common form goes through Date.parse (~1 µs; the
+ * polyfill's Instant.from costs ~60 µs, which an import of 100,000 bookings pays twice per row); a day past the
+ * end of its month (which Date.parse rolls over) and every other form go through Temporal. Checked against
+ * Temporal's answer in test/import/import-at-scale.test.ts.
+ */
+export function epochMsOfInstant(text: string): number {
+  const m = PLAIN_INSTANT.exec(text);
+  if (m) {
+    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day) return Date.parse(text);
+  }
+  return Temporal.Instant.from(text).epochMilliseconds;
+}

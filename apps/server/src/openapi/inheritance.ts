@@ -17,6 +17,10 @@ export const ERROR_BASES: Record<string, { name: string; description: string }> 
     name: 'ConflictError',
     description: '409: any body of this status; `error` tells which (the mapping names its schema)',
   },
+  '422': {
+    name: 'UnprocessableError',
+    description: '422: any body of this status; `error` tells which (the mapping names its schema)',
+  },
 };
 
 interface Discriminator {

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { contract, type RouteMetadata, SHARED_RESPONSE, TAGS } from '@spa/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { type Components, hoistComponents, mapDiscriminators, type Schema, walkChildren } from './components.js';
@@ -8,14 +7,7 @@ import { ERROR_BASES, Inheritance } from './inheritance.js';
 import { numberFormats } from './number-formats.js';
 import { enumsForGenerators } from './open-enums.js';
 import { RETRY_PROMISE, webhooksOf } from './webhooks.js';
-
-/**
- * The document's version is the contract package's: every change to what the document says is a change of the
- * contract, released with a changeset that moves it (docs/api.md, "Versions"). `pnpm openapi:breaking` compares the
- * document with the released one of this version (docs/openapi-releases/<version>.json) and docs/releasing.md's rules.
- */
-export const CONTRACT_VERSION = (createRequire(import.meta.url)('@spa/contract/package.json') as { version: string })
-  .version;
+import { CONTRACT_VERSION } from '../lib/contract-version.js';
 
 /**
  * The served document names the server itself. The checked-in one names no real server: NSwag bakes `servers[0]`

@@ -6,6 +6,7 @@ import {
   BookingConfirmedEvent,
   BookingCreatedEvent,
   BookingNoShowEvent,
+  BookingRescheduledEvent,
   WEBHOOK_HEADERS,
   type WebhookEventType,
 } from '@spa/contract';
@@ -22,6 +23,7 @@ const EVENTS: Record<WebhookEventType, z.ZodTypeAny> = {
   'booking.cancelled': BookingCancelledEvent,
   'booking.completed': BookingCompletedEvent,
   'booking.no_show': BookingNoShowEvent,
+  'booking.rescheduled': BookingRescheduledEvent,
 };
 
 /** 5 s, 5 min, 30 min, 2 h...: the retry delays in words, from the server's own schedule. */

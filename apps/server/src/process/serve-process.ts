@@ -169,7 +169,13 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
   if (database.kind === 'pglite') {
     operator = await serveOperatorCommands({
       dataDir: config.dataDir,
-      context: { db: database.db, vault, publicUrl: config.publicUrl },
+      context: {
+        db: database.db,
+        vault,
+        publicUrl: config.publicUrl,
+        pglite: database.pglite,
+        dataDir: config.dataDir,
+      },
       logger,
     });
   }

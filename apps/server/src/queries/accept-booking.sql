@@ -2,7 +2,7 @@
 -- acceptBooking (bookings/therapist-workflow.ts) by a therapist other than the one tentatively held, statement by statement.
 
 -- 1.
-select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
+select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."accepted_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
 from "bookings"
 inner join "venues" on "venues"."id" = "bookings"."venue_id"
 where "bookings"."id" = $1
@@ -10,7 +10,9 @@ for update of "bookings";
 
 -- 2.
 select exists (select 1 from booking_offers where booking_id = $1 and therapist_id = $2) as offered,
-array(select therapist_id::text from therapist_reservations where booking_id = $3) as holder_ids;
+array(select therapist_id::text from therapist_reservations where booking_id = $3 order by therapist_id) as holder_ids,
+array(select therapist_id::text from booking_offers
+      where booking_id = $4 and accepted_at is not null order by therapist_id) as accepted_ids;
 
 -- 3.
 set local lock_timeout = 0;
@@ -32,20 +34,6 @@ values ($3, $4, $5, $6::tstzrange);
 
 -- 7.
 with "offer" as (update "booking_offers" set "accepted_at" = $1 where "booking_id" = $2 and "therapist_id" = $3) update "bookings"
-set "status" = $4, "therapist_id" = $5, "updated_at" = $6
-where "id" = $7
-returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "therapist_id";
-
--- 8.
-with event as (
-  insert into webhook_events (id, type, booking_id, organisation_id, venue_id, body, created_at)
-  select $1, $2, $3, v.organisation_id, v.id, $4, $5
-  from venues v where v.id = $6
-  returning id, organisation_id, venue_id, created_at
-)
-insert into webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-select event.id, ep.id, event.created_at
-from event join webhook_endpoints ep on ep.organisation_id = event.organisation_id
-where ep.disabled_at is null
-  and (ep.venue_id is null or ep.venue_id = event.venue_id)
-  and (cardinality(ep.event_types) = 0 or $7 = any(ep.event_types));
+set "accepted_count" = accepted_count + 1, "status" = case when accepted_count + 1 >= guest_count then 'confirmed' else status end, "therapist_id" = coalesce(therapist_id, $4::uuid), "updated_at" = $5
+where "id" = $6
+returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text", "therapist_id";

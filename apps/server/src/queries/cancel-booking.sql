@@ -2,7 +2,7 @@
 -- cancelBooking (bookings/cancel-booking.ts) by booking id, statement by statement.
 
 -- 1.
-select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
+select "bookings"."id", "bookings"."booking_number", "bookings"."status", "bookings"."venue_id", "bookings"."treatment_id", "bookings"."variant_id", "bookings"."customer_id", "bookings"."start_at", "bookings"."end_at", "bookings"."guest_count", "bookings"."accepted_count", "bookings"."notes", "bookings"."external_reference", "bookings"."external_id", "bookings"."client_type", "bookings"."total_price_minor", "bookings"."currency", "bookings"."payment_method", "bookings"."payment_status", "bookings"."created_at", "bookings"."updated_at", "bookings"."cancelled_at", "bookings"."cancelled_by", "bookings"."cancellation_reason", "bookings"."cancellation_fee_minor", "bookings"."cancellation_policy_text", "bookings"."therapist_id", "venues"."organisation_id", "venues"."cancellation_policy", "venues"."inter_venue_buffer_minutes"
 from "bookings"
 inner join "venues" on "venues"."id" = "bookings"."venue_id"
 where "bookings"."id" = $1
@@ -16,7 +16,7 @@ delete from therapist_reservations where booking_id = $2;
 update "bookings"
 set "status" = $1, "cancelled_at" = $2, "cancelled_by" = $3, "cancellation_reason" = $4, "cancellation_fee_minor" = $5, "cancellation_policy_text" = $6, "updated_at" = $7
 where "id" = $8
-returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text";
+returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text";
 
 -- 4.
 with event as (

@@ -78,7 +78,7 @@ where h.therapist_id = any($7::uuid[]) and h.venue_id <> $8 and h.during && $9::
   select $10, $11, $12, $13, customer.id, $14, $15, $16, $17,
          $18, $19, $20, $21, $22, $23, $24, $25
   from customer
-  returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text"
+  returning "id", "booking_number", "status", "venue_id", "treatment_id", "variant_id", "customer_id", "start_at", "end_at", "guest_count", "accepted_count", "notes", "external_reference", "external_id", "client_type", "total_price_minor", "currency", "payment_method", "payment_status", "created_at", "updated_at", "cancelled_at", "cancelled_by", "cancellation_reason", "cancellation_fee_minor", "cancellation_policy_text"
 ), room_hold as (
   insert into room_reservations (booking_id, room_id, during) select booking.id, $26, $27::tstzrange from booking
 ), therapist_holds as (

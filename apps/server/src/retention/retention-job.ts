@@ -21,6 +21,11 @@ export interface RetentionJobOptions {
   pauseMs?: number;
   /** How often a run starts. */
   intervalMs?: number;
+  /**
+   * How long after a run the availability changes of the transactions that had finished by then may go: far
+   * longer than a listener goes without reading the log (it is reopened from scratch after seconds).
+   */
+  changeLogGraceMs?: number;
 }
 
 export interface RetentionJob {
@@ -73,11 +78,25 @@ export function createRetentionJob(options: RetentionJobOptions): RetentionJob {
     return row.locked ? row.deleted : undefined;
   }
 
+  const changeLogGraceMs = options.changeLogGraceMs ?? 60_000;
+  /**
+   * The oldest transaction still running at an earlier run, and when that was: changes of transactions below it
+   * are deleted once it is at least changeLogGraceMs old (db/change-log.ts reads changes by transaction).
+   */
+  let horizon: { xmin: string; at: number } | undefined;
+
   async function runOnce(): Promise<Record<string, number>> {
     const now = clock.now();
+    const { rows } = await sql<{
+      xmin: string;
+    }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(db);
+    const asOf = performance.now();
+    const settled = horizon && asOf - horizon.at >= changeLogGraceMs ? horizon.xmin : undefined;
+    if (!horizon || settled !== undefined) horizon = { xmin: rows[0]!.xmin, at: asOf };
     const cutoffs: RetentionCutoffs = {
       now,
       webhooksBefore: now.subtract({ hours: options.webhookRetentionDays * 24 }),
+      changesFinishedBefore: settled,
     };
     const totals: Record<string, number> = {};
     for (const rule of rules) {

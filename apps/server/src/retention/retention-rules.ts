@@ -7,6 +7,12 @@ export interface RetentionCutoffs {
   now: Temporal.Instant;
   /** Webhook events (with their deliveries and attempts) created before this are kept no longer. */
   webhooksBefore: Temporal.Instant;
+  /**
+   * Every transaction with an id below this (an xid8's text) had finished a minute or more ago (retention-job.ts):
+   * their availability changes have long been read by every listener that is live (each reads the log several
+   * times a second, and one that stops answering for seconds is reopened from scratch). Undefined until then.
+   */
+  changesFinishedBefore: string | undefined;
 }
 
 /**
@@ -59,6 +65,15 @@ export const RETENTION_RULES: RetentionRule[] = [
     expired: (c) =>
       sql`t.absolute_expires_at < ${c.now.toString()}::timestamptz
           or t.last_seen_at < ${c.now.subtract(IDLE_TIMEOUT).toString()}::timestamptz`,
+  },
+  // The availability change log (migration 0016) is read within moments of each commit; a change is kept a minute
+  // past the end of every transaction that could have written it, so no listener's next read can still need it.
+  // Several venues of one transaction share its xid, so a batch may delete a few more rows than it selected.
+  {
+    table: 'availability_changes',
+    key: 'xid',
+    expired: (c) =>
+      c.changesFinishedBefore === undefined ? sql`false` : sql`t.xid < ${c.changesFinishedBefore}::xid8`,
   },
   // Why a session ended matters only while the session could still have been used.
   { table: 'ended_sessions', key: 'token_hash', expired: (c) => sql`t.expires_at < ${c.now.toString()}::timestamptz` },

@@ -11,7 +11,7 @@ import { type AttemptOutcome, sendAttempt } from './send-attempt.js';
 import { signWebhook } from './signature.js';
 import type { WebhookConfig } from '../config/config.js';
 
-/** An endpoint that has not succeeded for this long is disabled (DECISIONS "Webhooks"). */
+/** An endpoint that has not succeeded for this long is disabled. */
 export const DISABLE_AFTER = Temporal.Duration.from({ hours: 5 * 24 });
 
 /** What one attempt needs: the clock, the secrets' vault, the retry schedule and address rules. */

@@ -13,6 +13,10 @@ export interface CheckedTarget {
 
 const MAX_URL_LENGTH = 2048;
 
+/** Said with every refusal that a developer's local receiver meets, so the way out is named where it is needed. */
+export const LOCAL_RECEIVER_HINT =
+  ' (a receiver on this machine, in development only: start the server and the CLI with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)';
+
 /** Parses a webhook URL and checks its form: https (http too with the dev flag), no credentials, sane length. */
 export function parseWebhookUrl(text: string, allowPrivateNetworks: boolean): URL {
   if (text.length > MAX_URL_LENGTH)
@@ -25,7 +29,9 @@ export function parseWebhookUrl(text: string, allowPrivateNetworks: boolean): UR
   }
   const allowed = allowPrivateNetworks ? ['https:', 'http:'] : ['https:'];
   if (!allowed.includes(url.protocol))
-    throw new UnsafeWebhookUrlError(`The URL must use https, not ${url.protocol.replace(':', '')}`);
+    throw new UnsafeWebhookUrlError(
+      `The URL must use https, not ${url.protocol.replace(':', '')}${url.protocol === 'http:' ? LOCAL_RECEIVER_HINT : ''}`,
+    );
   if (url.username || url.password) throw new UnsafeWebhookUrlError('The URL must not carry a user name or password');
   return url;
 }
@@ -53,7 +59,7 @@ export async function checkWebhookTarget(url: URL, allowPrivateNetworks: boolean
     const unsafe = addresses.find((a) => !isPublicAddress(a.address));
     if (unsafe)
       throw new UnsafeWebhookUrlError(
-        `The host ${host} resolves to ${unsafe.address}, ${describeRange(rangeOf(unsafe.address))}; webhooks go only to public addresses`,
+        `The host ${host} resolves to ${unsafe.address}, ${describeRange(rangeOf(unsafe.address))}; webhooks go only to public addresses${LOCAL_RECEIVER_HINT}`,
       );
   }
   const first = addresses[0]!;

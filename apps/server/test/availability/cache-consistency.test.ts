@@ -30,14 +30,15 @@ type Action =
   | { kind: 'create'; at: number; start: number }
   | { kind: 'cancel'; at: number; which: number }
   | { kind: 'accept'; at: number; which: number; therapist: number }
+  | { kind: 'reschedule'; at: number; which: number; start: number }
   | { kind: 'read'; at: number };
 
 /**
- * Issue 21's property: random interleavings of creates, cancels, acceptances and reads over two app instances
- * (on PostgreSQL: separate pools and listeners on one database, as two processes are; on PGlite: one instance,
- * which is what an embedded database serves) never list anything but what the database says at the time of the
- * read (so never a slot it would refuse), whichever instance committed last. That is stronger than the issue's
- * "once the writer's notice has reached the reader": a hit first waits for the notices of every commit before the
+ * The cache's property: random interleavings of creates, reschedules, cancels, acceptances and reads over two app
+ * instances (on PostgreSQL: separate pools and listeners on one database, as two processes are; on PGlite: one
+ * instance, which is what an embedded database serves) never list anything but what the database says at the time
+ * of the read (so never a slot it would refuse), whichever instance committed last. That is stronger than "once the
+ * writer's notice has reached the reader": a hit first waits for the notices of every commit before the
  * request (availability-cache.ts). "What the database says" is the same request on an app without a cache, over
  * the same database at the same frozen clock. A read on the writer right after its commit is among the cases.
  */
@@ -93,6 +94,12 @@ describe('the availability cache agrees with the database', () => {
       fc.record({ kind: fc.constant('create' as const), at: fc.nat(n - 1), start: fc.nat(STARTS.length - 1) }),
       fc.record({ kind: fc.constant('cancel' as const), at: fc.nat(n - 1), which: fc.nat(20) }),
       fc.record({ kind: fc.constant('accept' as const), at: fc.nat(n - 1), which: fc.nat(20), therapist: fc.nat(1) }),
+      fc.record({
+        kind: fc.constant('reschedule' as const),
+        at: fc.nat(n - 1),
+        which: fc.nat(20),
+        start: fc.nat(STARTS.length - 1),
+      }),
       fc.record({ kind: fc.constant('read' as const), at: fc.nat(n - 1) }),
     );
     let checked = 0;
@@ -118,6 +125,15 @@ describe('the availability cache agrees with the database', () => {
             const res = await instance.api.cancel(booked[step.which % booked.length]!, venue.key);
             // A booking already cancelled is refused (422), one past its cancellation window too.
             expect([200, 409, 422]).toContain(res.status);
+          } else if (step.kind === 'reschedule' && booked.length > 0) {
+            const id = booked[step.which % booked.length]!;
+            const res = await instance.api.post(
+              `/v1/bookings/${id}/reschedule`,
+              { start_at: STARTS[step.start] },
+              venue.key,
+            );
+            // Moved (or already there), the new slot taken, or the booking cancelled meanwhile.
+            expect([200, 409, 422]).toContain(res.status);
           } else if (step.kind === 'accept' && booked.length > 0) {
             // What the dashboard's accept route does: the workflow's commit, then the writer settles its cache.
             const therapistId = venue.therapists[step.therapist % venue.therapists.length]!.id;
@@ -134,6 +150,9 @@ describe('the availability cache agrees with the database', () => {
             checked++;
           }
         }
+        // Whatever the sequence, each instance ends listing what a computation from scratch lists.
+        for (const instance of instances) expect(await listing(instance.api)).toEqual(await listing(truth));
+        checked += instances.length;
       }),
       { numRuns: 20 },
     );

@@ -75,6 +75,7 @@ describe('POST /v1/bookings/{booking_id}/cancel', () => {
           start_at: '2026-11-30T09:00:00Z',
           end_at: '2026-11-30T10:00:00Z',
           guest_count: 1,
+          therapists_accepted: 0,
           notes: 'Late check-in',
           external_reference: 'hotel.ROOM-412',
           external_id: 'pms-full',

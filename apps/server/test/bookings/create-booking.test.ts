@@ -69,6 +69,7 @@ describe('POST /v1/venues/{venue_id}/bookings: 201 Created', () => {
         start_at: '2026-11-25T09:00:00Z',
         end_at: '2026-11-25T10:00:00Z',
         guest_count: 1,
+        therapists_accepted: 0,
         notes: 'Allergic to almond oil',
         external_reference: 'hotel.ROOM-412',
         external_id: 'pms-1',

@@ -22,6 +22,8 @@ import {
   makeVenue,
 } from '../support/factories.js';
 import { setup } from '../support/test-app.js';
+import { fixedClock } from '../support/fixed-clock.js';
+import { operatorTrail } from '../../src/audit/audit-trail.js';
 
 const LATER = Temporal.Instant.from('2026-11-22T09:00:00Z');
 /** After every booking of these tests has started: when they can be completed or marked a no-show. */
@@ -85,6 +87,8 @@ describe('therapist acceptance and outcomes', () => {
         id: booking.id,
         status: 'confirmed',
         therapist_id: tentative,
+        accepted_count: 1,
+        guest_count: 1,
       });
       const after = await state(booking.id);
       expect(after.booking).toEqual({
@@ -103,7 +107,11 @@ describe('therapist acceptance and outcomes', () => {
       const before = await state(booking.id);
       const tentative = before.therapists[0]!;
       const other = f.therapists.find((t) => t.id !== tentative.therapist_id)!.id;
-      expect(await accept(booking.id, other)).toEqual({ id: booking.id, status: 'confirmed', therapist_id: other });
+      expect(await accept(booking.id, other)).toMatchObject({
+        id: booking.id,
+        status: 'confirmed',
+        therapist_id: other,
+      });
       const after = await state(booking.id);
       expect(after.therapists).toEqual([{ therapist_id: other, during: tentative.during }]);
       expect(after.rooms).toEqual(before.rooms);
@@ -125,6 +133,68 @@ describe('therapist acceptance and outcomes', () => {
       expect(after).toHaveLength(2);
       expect(after).toContain(third);
       expect(after.filter((id) => tentative.includes(id))).toHaveLength(1);
+    });
+
+    it('with two guests, stays pending at one acceptance (1 of 2, shown in the API) and confirms at the second, with one booking.confirmed', async () => {
+      const booking = await book('2026-11-26T14:00:00Z', { guest_count: 2 });
+      const [first, second] = await holders(booking.id);
+      expect(await accept(booking.id, first!)).toEqual({
+        id: booking.id,
+        status: 'pending',
+        therapist_id: first,
+        accepted_count: 1,
+        guest_count: 2,
+      });
+      const read = await ctx.v1.booking(booking.id, f.key);
+      expectStatus(read, 200);
+      expect([read.body.data.status, read.body.data.therapists_accepted]).toEqual(['pending', 1]);
+      // The same therapist again is refused: two distinct therapists are needed.
+      await expect(accept(booking.id, first!)).rejects.toThrow(
+        new BookingStateConflictError(
+          `Therapist ${first} has already accepted booking ${booking.id} (1 of 2 therapists accepted)`,
+        ),
+      );
+      // A third therapist takes the other tentative one's place, never the accepted one's.
+      const third = f.therapists.find((t) => t.id !== first && t.id !== second)!.id;
+      expect(await accept(booking.id, third)).toMatchObject({ status: 'confirmed', accepted_count: 2 });
+      expect((await holders(booking.id)).sort()).toEqual([first, third].sort());
+      const events = await ctx.db
+        .selectFrom('webhook_events')
+        .select('type')
+        .where('booking_id', '=', booking.id)
+        .orderBy('created_at')
+        .execute();
+      expect(events.map((e) => e.type)).toEqual(['booking.created', 'booking.confirmed']);
+      const audit = await ctx.db
+        .selectFrom('audit_events')
+        .select('action')
+        .where('target_id', '=', booking.id)
+        .execute();
+      expect(audit).toHaveLength(0); // no trail given here; the audited path is below
+    });
+
+    it('audits each acceptance of a two-guest booking when a trail is given', async () => {
+      const booking = await book('2026-11-27T14:00:00Z', { guest_count: 2 });
+      const [first, second] = await holders(booking.id);
+      const audit = operatorTrail(fixedClock('2026-11-22T09:00:00Z'));
+      await acceptBooking(ctx.db, { bookingId: booking.id, therapistId: first!, now: LATER, audit });
+      await acceptBooking(ctx.db, { bookingId: booking.id, therapistId: second!, now: LATER, audit });
+      const rows = await ctx.db
+        .selectFrom('audit_events')
+        .select(['action', 'actor_type'])
+        .where('target_id', '=', booking.id)
+        .execute();
+      expect(rows).toEqual([
+        { action: 'booking.acceptance_recorded', actor_type: 'operator' },
+        { action: 'booking.acceptance_recorded', actor_type: 'operator' },
+      ]);
+      const confirmed = await ctx.db
+        .selectFrom('webhook_events')
+        .select('type')
+        .where('booking_id', '=', booking.id)
+        .where('type', '=', 'booking.confirmed')
+        .execute();
+      expect(confirmed).toHaveLength(1);
     });
 
     it('refuses a therapist the booking was not offered to, saying why, and an unknown booking', async () => {
@@ -254,13 +324,16 @@ describe('therapist acceptance and outcomes', () => {
     it('completes or marks a no-show a confirmed booking, releasing its room and therapists at once', async () => {
       for (const outcome of ['completed', 'no_show'] as const) {
         const booking = await book('2026-11-29T09:00:00Z', { guest_count: 2 }); // the only room for two
-        const [holder] = await holders(booking.id);
+        const [holder, partner] = await holders(booking.id);
         await accept(booking.id, holder!);
+        await accept(booking.id, partner!);
         expect(await slotStarts('2026-11-29', 2)).not.toContain('2026-11-29T09:00:00Z');
         expect(await finishBooking(ctx.db, { bookingId: booking.id, outcome, now: AFTER_START })).toEqual({
           id: booking.id,
           status: outcome,
           therapist_id: holder,
+          accepted_count: 2,
+          guest_count: 2,
         });
         const after = await state(booking.id);
         expect([after.booking, after.therapists, after.rooms]).toEqual([

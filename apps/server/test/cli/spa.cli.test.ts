@@ -11,6 +11,7 @@ import { serveOperatorCommands } from '../../src/cli/operator-socket.js';
 import { runCli } from '../../src/cli/program.js';
 import { runSpa } from '../../src/cli/run-spa.js';
 import { lockDataDir, lockFileOf } from '../../src/db/data-dir-lock.js';
+import { CONTRACT_VERSION } from '../../src/lib/contract-version.js';
 import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
 import { compiledArgs } from '../support/compiled.js';
 import { fixedClock } from '../support/fixed-clock.js';
@@ -226,6 +227,10 @@ describe('pnpm spa (the operator CLI)', () => {
       expect((await spa('bookings', 'accept', 'not-a-uuid', '--therapist', randomUUID())).code).toBe(2);
       expect((await spa('--help')).code).toBe(0);
     });
+
+    it('prints the version of the API it serves', async () => {
+      expect(await spa('--version')).toEqual({ code: 0, stdout: `spa ${CONTRACT_VERSION}\n`, stderr: '' });
+    });
   });
 
   describe('bookings and therapists', () => {
@@ -262,7 +267,7 @@ describe('pnpm spa (the operator CLI)', () => {
 
       expect(await spa('bookings', 'accept', pending, '--therapist', ids.hugo)).toEqual({
         code: 0,
-        stdout: `Booking ${pending} is confirmed, assigned to therapist ${ids.hugo}.\n`,
+        stdout: `Booking ${pending} is confirmed (1 of 1 therapist accepted), assigned to therapist ${ids.hugo}.\n`,
         stderr: '',
       });
       expect(await spa('bookings', 'complete', pending)).toEqual({

@@ -4,7 +4,7 @@ import { ErrorText } from '@spa/contract';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BookableVenue, bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
-import { makeApiKey } from '../support/factories.js';
+import { makeApiKey, makeBooking, makeCustomer } from '../support/factories.js';
 import { setup } from '../support/test-app.js';
 import { expectStatus } from '../support/typed-api.js';
 
@@ -31,6 +31,8 @@ describe('the error table of docs/api.md, against the server', () => {
   let foreignKey: string;
   let readOnlyKey: string;
   let cancelledId: string;
+  let startedId: string;
+  let soonId: string;
 
   beforeAll(async () => {
     f = await makeBookableVenue(ctx.db, ctx.vault);
@@ -45,6 +47,17 @@ describe('the error table of docs/api.md, against the server', () => {
     expectStatus(created, 201);
     cancelledId = created.body.data.id;
     expectStatus(await ctx.v1.cancel(cancelledId, f.key, { reason: 'first' }), 200);
+    // A booking that has started (completed here), and one starting within the 2-hour 50% tier of the clock's now.
+    const customer = await makeCustomer(ctx.db, f.organisation.id);
+    const refs = { venueId: f.venue.id, treatmentId: f.treatment.id, variantId: f.variant.id, customerId: customer.id };
+    startedId = (await makeBooking(ctx.db, refs, { status: 'completed' })).id;
+    soonId = (
+      await makeBooking(ctx.db, refs, {
+        status: 'pending',
+        start_at: '2026-11-22T09:00:00Z',
+        end_at: '2026-11-22T10:00:00Z',
+      })
+    ).id;
   });
 
   it('lists every fixed text of the contract exactly once', () => {
@@ -98,6 +111,10 @@ describe('the error table of docs/api.md, against the server', () => {
       ),
     [ErrorText.BookingAlreadyCancelled]: () =>
       as(f.key)(app().post(`/v1/bookings/${cancelledId}/cancel`)).send({ reason: 'again' }),
+    [ErrorText.BookingNotReschedulable]: () =>
+      as(f.key)(app().post(`/v1/bookings/${startedId}/reschedule`)).send({ start_at: '2026-11-27T10:00:00Z' }),
+    [ErrorText.RescheduleFeeApplies]: () =>
+      as(f.key)(app().post(`/v1/bookings/${soonId}/reschedule`)).send({ start_at: '2026-11-27T10:00:00Z' }),
   };
 
   it('answers each row it can provoke with the documented status and text', async () => {

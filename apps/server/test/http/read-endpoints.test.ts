@@ -239,6 +239,7 @@ describe('read endpoints (venues, treatments, customers)', () => {
       start_at: '2026-10-01T09:00:00Z',
       end_at: '2026-10-01T10:00:00Z',
       guest_count: 1,
+      therapists_accepted: 0,
       notes: null,
       external_reference: null,
       external_id: 'x-1',

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Temporal } from 'temporal-polyfill';
 import type { VenueData } from '../../src/import/venue-data.schema.js';
 
 /** The demo file as plain JSON, fresh on each call so a test may edit it. */
@@ -189,4 +190,42 @@ export function makeVenueFile() {
     ...overrides,
   });
   return { file, ids, booking };
+}
+
+/**
+ * makeVenueFile's organisation with `customers` customers and `bookings` bookings: history (completed, no_show,
+ * cancelled) spread over 2025, and every `liveEvery`-th booking a confirmed one on a day of its own from 2027 on, so
+ * each live booking is placed (room and therapist holds) without clashing with another.
+ */
+export function makeLargeVenueFile(options: { customers: number; bookings: number; liveEvery?: number }) {
+  const made = makeVenueFile();
+  const { file, ids, booking } = made;
+  const tag = file.organisations[0]!.slug;
+  file.customers = Array.from({ length: options.customers }, (_, i) => ({
+    id: randomUUID(),
+    organisation_id: ids.organisation,
+    first_name: 'Guest',
+    last_name: `Number ${i}`,
+    email: `guest.${i}.${tag}@example.com`,
+    phone: null,
+    language: 'fr',
+  }));
+  const history = ['completed', 'no_show', 'cancelled'] as const;
+  const day = (from: string, n: number) => Temporal.PlainDate.from(from).add({ days: n }).toString();
+  let live = 0;
+  file.bookings = Array.from({ length: options.bookings }, (_, i) =>
+    options.liveEvery && i % options.liveEvery === 0
+      ? booking({
+          customer_id: file.customers[i % options.customers]!.id,
+          start_at: `${day('2027-01-01', live++)}T10:00:00+01:00`,
+          external_id: `live-${i}`,
+        })
+      : booking({
+          customer_id: file.customers[i % options.customers]!.id,
+          start_at: `${day('2025-01-01', i % 365)}T${String(9 + (i % 8)).padStart(2, '0')}:00:00+01:00`,
+          status: history[i % 3],
+          external_id: `history-${i}`,
+        }),
+  );
+  return made;
 }

@@ -133,6 +133,7 @@ describe('retention: expired rows deleted in small batches', () => {
       webhook_events: 7,
       rate_limits: 0,
       sessions: 0,
+      availability_changes: 0,
       ended_sessions: 0,
       invitations: 0,
     });
@@ -154,6 +155,7 @@ describe('retention: expired rows deleted in small batches', () => {
       webhook_events: 0,
       rate_limits: 0,
       sessions: 0,
+      availability_changes: 0,
       ended_sessions: 0,
       invitations: 0,
     });
@@ -186,6 +188,30 @@ describe('retention: expired rows deleted in small batches', () => {
       .where('key', 'in', [...old, ...live])
       .execute();
     expect(left.map((r) => r.key).sort()).toEqual([...live].sort());
+  });
+
+  it('deletes availability changes a grace period after every transaction that could have written them ended', async () => {
+    const changes = async () =>
+      (await ctx.db.selectFrom('availability_changes').select('venue_id').execute()).map((r) => r.venue_id).sort();
+    await ctx.db.deleteFrom('availability_changes').execute();
+    const job = (changeLogGraceMs: number) =>
+      createRetentionJob({ db: ctx.db, clock: ctx.clock, webhookRetentionDays: 30, changeLogGraceMs });
+    const [before, between, after] = [randomUUID(), randomUUID(), randomUUID()];
+    await ctx.db.insertInto('availability_changes').values({ venue_id: before }).execute();
+
+    // A first run only notes where transactions stand; within the grace period the next run deletes nothing.
+    const patient = job(60_000);
+    await patient.runOnce();
+    await ctx.db.insertInto('availability_changes').values({ venue_id: between }).execute();
+    expect((await patient.runOnce()).availability_changes ?? 0).toBe(0);
+    expect(await changes()).toEqual([before, between].sort());
+
+    // Past it: what was written before the first run goes, what came after stays until a later run.
+    const prompt = job(0);
+    await prompt.runOnce();
+    await ctx.db.insertInto('availability_changes').values({ venue_id: after }).execute();
+    expect((await prompt.runOnce()).availability_changes).toBe(2);
+    expect(await changes()).toEqual([after]);
   });
 
   it('deletes dashboard sessions past their absolute or idle expiry, and invitations past their 72 hours', async () => {

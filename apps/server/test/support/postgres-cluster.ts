@@ -66,6 +66,8 @@ export function chownToPostgres(path: string): void {
 
 export interface Cluster {
   port: number;
+  /** Its folder: the data directory is `data` in it, the socket and server.log beside. */
+  dir: string;
   /** A URL of one of its databases over TCP on 127.0.0.1. */
   url(database: string): string;
   stop(): Promise<void>;
@@ -92,7 +94,7 @@ async function pgCtl(data: string, ...args: string[]): Promise<void> {
 }
 
 /** Settings of a throwaway test cluster: no fsync (its files die with the test), small, streaming allowed. */
-function settings(port: number, socketDir: string): string {
+export function settings(port: number, socketDir: string): string {
   return [
     `port = ${port}`,
     `listen_addresses = '127.0.0.1'`,
@@ -111,12 +113,14 @@ function settings(port: number, socketDir: string): string {
   ].join('\n');
 }
 
-function makeCluster(dir: string, port: number): Cluster {
+/** A cluster over the data directory `<dir>/data` (made by the caller: initdb, pg_basebackup, a restore). */
+export function makeCluster(dir: string, port: number): Cluster {
   const data = join(dir, 'data');
   const entry = { dir, data };
   running.add(entry);
   const cluster: Cluster = {
     port,
+    dir,
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     start: async () => {
       await pgCtl(data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start');
@@ -133,8 +137,11 @@ function makeCluster(dir: string, port: number): Cluster {
   return cluster;
 }
 
-/** A new primary (initdb, trust authentication for local and replication connections), started. */
-export async function startPrimary(): Promise<Cluster> {
+/**
+ * A new primary (initdb, trust authentication for local and replication connections), started; `extra` settings
+ * (archiving) after the usual ones.
+ */
+export async function startPrimary(extra: string[] = []): Promise<Cluster> {
   const dir = ownedTempDir('spa-primary-');
   const port = await freePort();
   const cluster = makeCluster(dir, port);
@@ -144,7 +151,7 @@ export async function startPrimary(): Promise<Cluster> {
       ...command(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']),
     );
     const conf = join(data, 'postgresql.auto.conf');
-    writeFileSync(conf, settings(port, dir), { flag: 'a' });
+    writeFileSync(conf, settings(port, dir) + extra.map((line) => `${line}\n`).join(''), { flag: 'a' });
     await cluster.start();
     return cluster;
   } catch (error) {

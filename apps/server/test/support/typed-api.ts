@@ -70,6 +70,9 @@ export function v1Of(partner: Partner) {
       key: string | null,
       body: Args<PartnerClient['bookings']['cancel']>['body'] = { reason: 'Guest changed plans' },
     ) => partner(key).bookings.cancel({ params: { booking_id: ref }, body }),
+    /** POST /v1/bookings/{ref}/reschedule */
+    reschedule: (ref: string, key: string | null, startAt: string) =>
+      partner(key).bookings.reschedule({ params: { booking_id: ref }, body: { start_at: startAt } }),
     /** GET /v1/bookings/{ref} */
     booking: (ref: string, key: string | null) => partner(key).bookings.get({ params: { booking_id: ref } }),
     /** GET /v1/venues/{venue}/availability/variants/{variant}?{query} */

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { OperatorError } from '../../src/errors/operator-error.js';
 import { webhookEndpoints } from '../../src/webhooks/index.js';
 import { createWebhookEngine } from '../../src/webhooks/webhook-engine.js';
+import { LOCAL_RECEIVER_HINT } from '../../src/webhooks/safe-target.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { createWebhookContext, type WebhookContext } from './webhook-context.js';
 
@@ -140,7 +141,7 @@ describe('webhook delivery: retries, time limit, redirects, address checks, rota
         allowPrivateNetworks: false,
       });
     await expect(add('http://example.com/hooks')).rejects.toThrow(
-      new OperatorError('The URL must use https, not http'),
+      new OperatorError(`The URL must use https, not http${LOCAL_RECEIVER_HINT}`),
     );
     for (const [url, address, range] of [
       ['https://127.0.0.1/hooks', '127.0.0.1', 'a loopback'],
@@ -156,7 +157,7 @@ describe('webhook delivery: retries, time limit, redirects, address checks, rota
     ]) {
       const host = new URL(url!).hostname.replace(/^\[|\]$/g, '');
       await expect(add(url!), url).rejects.toThrow(
-        `The host ${host} resolves to ${address}, ${range} address; webhooks go only to public addresses`,
+        `The host ${host} resolves to ${address}, ${range} address; webhooks go only to public addresses${LOCAL_RECEIVER_HINT}`,
       );
     }
     await expect(add('ftp://example.com')).rejects.toThrow('The URL must use https, not ftp');
@@ -180,7 +181,7 @@ describe('webhook delivery: retries, time limit, redirects, address checks, rota
       status: 'failed',
       attempt: 1,
       status_code: null,
-      error: 'The URL must use https, not http',
+      error: `The URL must use https, not http${LOCAL_RECEIVER_HINT}`,
     });
   });
 

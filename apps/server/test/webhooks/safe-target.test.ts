@@ -48,7 +48,7 @@ describe('the webhook URL filter across IPv6 forms', () => {
     else
       await expect(checkWebhookTarget(url, false)).rejects.toThrow(
         new RegExp(
-          `^The host ${host.replace(/[.]/g, '\\.')} resolves to ${host.replace(/[.]/g, '\\.')}, an? [\\w -]+ address; webhooks go only to public addresses$`,
+          `^The host ${host.replace(/[.]/g, '\\.')} resolves to ${host.replace(/[.]/g, '\\.')}, an? [\\w -]+ address; webhooks go only to public addresses \\(a receiver on this machine, in development only: start the server and the CLI with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true\\)$`,
         ),
       );
   });

@@ -15,6 +15,7 @@ const booking = {
   start_at: '2026-12-01T09:00:00Z',
   end_at: '2026-12-01T10:00:00Z',
   guest_count: 1,
+  therapists_accepted: 1,
   notes: null,
   external_reference: 'hotel.ROOM-412',
   external_id: 'pms-1',

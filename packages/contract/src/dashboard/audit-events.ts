@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'booking.completion_recorded',
   'booking.no_show_recorded',
   'booking.cancelled',
+  'booking.rescheduled',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -58,6 +59,10 @@ export const AuditActor = z.discriminatedUnion('type', [
     email: z.string().describe('As it was at the time; the person may have been removed since'),
   }),
   z.object({ type: z.literal('operator').describe('The operator CLI') }),
+  z.object({
+    type: z.literal('api_key'),
+    key_id: z.string().describe("The id of the partner's API key the change came through"),
+  }),
 ]);
 
 export const AuditEvent = z.object({

@@ -37,6 +37,7 @@ export const BookingRow = Booking.pick({
   start_at: true,
   end_at: true,
   guest_count: true,
+  therapists_accepted: true,
   total_price: true,
   external_id: true,
   created_at: true,
@@ -67,7 +68,9 @@ export const BookingDetail = Booking.extend({
     .describe('Deliveries of its events to the organisation endpoints (empty for desk: webhooks belong to admins)'),
   eligible_therapists: z
     .array(TherapistSummary)
-    .describe('Therapists the booking was offered to, who may accept it; empty unless pending or awaiting_therapist'),
+    .describe(
+      'Therapists the booking was offered to who have not accepted it yet and may; empty unless pending or awaiting_therapist',
+    ),
   cancellation_quote: z
     .object({ partner: CancellationQuote, customer: CancellationQuote })
     .nullable()

@@ -1,6 +1,6 @@
 /**
  * Partner Booking API
- * 2.0.0
+ * 2.1.0
  * DO NOT MODIFY - This file has been generated using oazapfts.
  * See https://www.npmjs.com/package/oazapfts
  */
@@ -310,6 +310,8 @@ export type Booking = {
     end_at: string;
     /** Guests, 1 to 20 */
     guest_count: number;
+    /** How many distinct therapists have accepted: one per guest is needed, and the booking is confirmed when this reaches guest_count */
+    therapists_accepted: number;
     /** Free text for the venue */
     notes: string | null;
     /** Provenance, source.XXXX */
@@ -513,14 +515,39 @@ export type CancelBookingRequest = {
     /** Whose cancellation tiers apply: the partner (the default) or the customer */
     cancelled_by?: "partner" | "customer";
 };
-export type BookingAlreadyCancelledError = {
+export type UnprocessableErrorBase = {
     /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
-    error: "BOOKING_ALREADY_CANCELLED";
+    error: string;
     /** The request id (also in the X-Request-Id header); quote it to support */
     request_id: string;
     /** A sentence for people; its wording may change, so never parse it (switch on `error`) */
     message: string;
+    /** What a partner cancellation would cost right now */
+    fee?: Money;
 };
+export type BookingAlreadyCancelledError = {
+    error: "BOOKING_ALREADY_CANCELLED";
+} & UnprocessableErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "BOOKING_ALREADY_CANCELLED";
+};
+export type RescheduleBookingRequest = {
+    /** The new start, exactly as availability lists it (start_at of a slot), with an offset or Z; must be in the future */
+    start_at: string;
+};
+export type BookingNotReschedulableError = {
+    error: "BOOKING_NOT_RESCHEDULABLE";
+} & UnprocessableErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "BOOKING_NOT_RESCHEDULABLE";
+};
+export type RescheduleFeeAppliesError = {
+    error: "RESCHEDULE_FEE_APPLIES";
+} & UnprocessableErrorBase & {
+    /** The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+    error: "RESCHEDULE_FEE_APPLIES";
+};
+export type UnprocessableError = BookingAlreadyCancelledError | BookingNotReschedulableError | RescheduleFeeAppliesError;
 /**
  * List venues
  */
@@ -874,5 +901,54 @@ export function cancelBooking(bookingId: string, cancelBookingRequest: CancelBoo
         ...opts,
         method: "POST",
         body: cancelBookingRequest
+    }));
+}
+/**
+ * Reschedule a booking (preview)
+ */
+export function rescheduleBooking(bookingId: string, rescheduleBookingRequest: RescheduleBookingRequest, opts?: Oazapfts.RequestOpts) {
+    return oazapfts.fetchJson<{
+        status: 200;
+        data: BookingResponse;
+    } | {
+        status: 400;
+        data: ValidationError;
+    } | {
+        status: 401;
+        data: UnauthorizedError;
+    } | {
+        status: 403;
+        data: AccessDeniedError;
+    } | {
+        status: 404;
+        data: BookingNotFoundError;
+    } | {
+        status: 408;
+        data: RequestTimeoutError;
+    } | {
+        status: 409;
+        data: ConflictError;
+    } | {
+        status: 413;
+        data: PayloadTooLargeError;
+    } | {
+        status: 415;
+        data: UnsupportedContentEncodingError;
+    } | {
+        status: 422;
+        data: UnprocessableError;
+    } | {
+        status: 429;
+        data: RateLimitError;
+    } | {
+        status: 500;
+        data: InternalServerError;
+    } | {
+        status: 503;
+        data: ServiceUnavailableError;
+    }>(`/v1/bookings/${encodeURIComponent(bookingId)}/reschedule`, oazapfts.json({
+        ...opts,
+        method: "POST",
+        body: rescheduleBookingRequest
     }));
 }

@@ -198,6 +198,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bookings/{booking_id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reschedule a booking (preview)
+         * @description Moves the booking to another slot of the same variant for the same guests, in one transaction: its room and therapists are released and the new ones reserved under the same rules as a create, so it is never double-booked and its own holds never block it (a move by 30 minutes overlapping its old time works). Allowed while the booking is pending, awaiting_therapist or confirmed, has not started, and a partner cancellation would cost no fee. A confirmed booking keeps its therapists when each is still qualified, on shift and free at the new time; otherwise it is pending again, offered to the therapists free then, and its response window restarts. Emits booking.rescheduled with the previous start and end. Safe to retry: the same start_at again answers 200 and changes nothing.
+         *
+         *     Required scope: `bookings:write`.
+         */
+        post: operations["rescheduleBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -319,6 +341,7 @@ export interface components {
          *       "start_at": "2030-06-04T08:00:00Z",
          *       "end_at": "2030-06-04T09:00:00Z",
          *       "guest_count": 1,
+         *       "therapists_accepted": 0,
          *       "notes": "Allergic to nuts",
          *       "external_reference": "hotel.ROOM-412",
          *       "external_id": "pms-58213",
@@ -390,6 +413,12 @@ export interface components {
              * @example 1
              */
             guest_count: number;
+            /**
+             * Format: int32
+             * @description How many distinct therapists have accepted: one per guest is needed, and the booking is confirmed when this reaches guest_count
+             * @example 0
+             */
+            therapists_accepted: number;
             /**
              * @description Free text for the venue
              * @example Allergic to nuts
@@ -473,17 +502,13 @@ export interface components {
              * @enum {string}
              */
             error: "BOOKING_ALREADY_CANCELLED";
+        } & (Omit<WithRequired<components["schemas"]["UnprocessableError"], "error">, "error"> & {
             /**
-             * @description The request id (also in the X-Request-Id header); quote it to support
-             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            request_id: string;
-            /**
-             * @description A sentence for people; its wording may change, so never parse it (switch on `error`)
-             * @example Booking is already cancelled and cannot be cancelled
-             */
-            message: string;
-        };
+            error: "BOOKING_ALREADY_CANCELLED";
+        });
         /** @description No therapist accepted a pending booking within the venue's response time; it keeps its holds (preview) */
         BookingAwaitingTherapistEvent: {
             /**
@@ -630,6 +655,60 @@ export interface components {
              */
             error: "BOOKING_NOT_FOUND";
         });
+        /**
+         * @description 422: the booking has started, or is completed or no-show
+         * @example {
+         *       "error": "BOOKING_NOT_RESCHEDULABLE",
+         *       "message": "Booking has started and cannot be rescheduled",
+         *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+         *     }
+         */
+        BookingNotReschedulableError: {
+            /**
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example BOOKING_NOT_RESCHEDULABLE
+             * @enum {string}
+             */
+            error: "BOOKING_NOT_RESCHEDULABLE";
+        } & (Omit<WithRequired<components["schemas"]["UnprocessableError"], "error">, "error"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "BOOKING_NOT_RESCHEDULABLE";
+        });
+        /** @description The booking moved to another start (same id and booking_number); status pending again when its therapists could not all follow (preview) */
+        BookingRescheduledEvent: {
+            /**
+             * @description The event type: what happened to the booking
+             * @example booking.rescheduled
+             * @enum {string}
+             */
+            type: "booking.rescheduled";
+            /**
+             * Format: date-time
+             * @description When the change happened (the booking's updated_at)
+             * @example 2030-05-28T14:03:12Z
+             */
+            timestamp: string;
+            data: components["schemas"]["BookingRescheduledEventData"];
+        };
+        /** @description The booking as it is after the move, and its previous start and end */
+        BookingRescheduledEventData: {
+            booking: components["schemas"]["Booking"];
+            /**
+             * Format: date-time
+             * @description Where the booking started before the move
+             * @example 2030-06-04T08:00:00Z
+             */
+            previous_start_at: string;
+            /**
+             * Format: date-time
+             * @description Where it ended before the move
+             * @example 2030-06-04T09:00:00Z
+             */
+            previous_end_at: string;
+        };
         /** @description The booking, in `data` */
         BookingResponse: {
             data: components["schemas"]["Booking"];
@@ -1218,6 +1297,46 @@ export interface components {
             request_id: string;
         };
         /**
+         * @description What POST /v1/bookings/{booking_id}/reschedule takes: the new start; variant, guests and price stay
+         * @example {
+         *       "start_at": "2030-06-04T08:00:00Z"
+         *     }
+         */
+        RescheduleBookingRequest: {
+            /**
+             * Format: date-time
+             * @description The new start, exactly as availability lists it (start_at of a slot), with an offset or Z; must be in the future
+             * @example 2030-06-04T08:00:00Z
+             */
+            start_at: string;
+        };
+        /**
+         * @description 422: a partner cancellation right now would cost a fee (the booking is inside a fee tier): cancel it instead
+         * @example {
+         *       "error": "RESCHEDULE_FEE_APPLIES",
+         *       "message": "A partner cancellation now would cost a fee: cancel instead",
+         *       "fee": {
+         *         "amount": 60,
+         *         "currency": "EUR"
+         *       },
+         *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+         *     }
+         */
+        RescheduleFeeAppliesError: {
+            /**
+             * @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+             * @example RESCHEDULE_FEE_APPLIES
+             * @enum {string}
+             */
+            error: "RESCHEDULE_FEE_APPLIES";
+        } & (Omit<WithRequired<components["schemas"]["UnprocessableError"], "error" | "fee">, "error"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "RESCHEDULE_FEE_APPLIES";
+        });
+        /**
          * @description 503: the database cannot be reached for now; retry after Retry-After seconds
          * @example {
          *       "error": "Service unavailable",
@@ -1360,6 +1479,26 @@ export interface components {
              * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
              */
             request_id: string;
+        };
+        /** @description 422: any body of this status; `error` tells which (the mapping names its schema) */
+        UnprocessableError: {
+            /** @description The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status) */
+            error: string;
+            /**
+             * @description The request id (also in the X-Request-Id header); quote it to support
+             * @example 5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11
+             */
+            request_id: string;
+            /** @description A sentence for people; its wording may change, so never parse it (switch on `error`) */
+            message: string;
+            /**
+             * @description What a partner cancellation would cost right now
+             * @example {
+             *       "amount": 60,
+             *       "currency": "EUR"
+             *     }
+             */
+            fee?: components["schemas"]["Money"];
         };
         /**
          * @description 415: the body has a Content-Encoding the server does not decode (send identity, gzip or deflate)
@@ -2360,6 +2499,7 @@ export interface operations {
                      *           "start_at": "2030-06-04T08:00:00Z",
                      *           "end_at": "2030-06-04T09:00:00Z",
                      *           "guest_count": 1,
+                     *           "therapists_accepted": 0,
                      *           "notes": "Allergic to nuts",
                      *           "external_reference": "hotel.ROOM-412",
                      *           "external_id": "pms-58213",
@@ -2556,6 +2696,7 @@ export interface operations {
                      *         "start_at": "2030-06-04T08:00:00Z",
                      *         "end_at": "2030-06-04T09:00:00Z",
                      *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
                      *         "notes": "Allergic to nuts",
                      *         "external_reference": "hotel.ROOM-412",
                      *         "external_id": "pms-58213",
@@ -2683,6 +2824,7 @@ export interface operations {
                      *         "start_at": "2030-06-04T08:00:00Z",
                      *         "end_at": "2030-06-04T09:00:00Z",
                      *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
                      *         "notes": "Allergic to nuts",
                      *         "external_reference": "hotel.ROOM-412",
                      *         "external_id": "pms-58213",
@@ -2725,6 +2867,7 @@ export interface operations {
                      *         "start_at": "2030-06-04T08:00:00Z",
                      *         "end_at": "2030-06-04T09:00:00Z",
                      *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
                      *         "notes": "Allergic to nuts",
                      *         "external_reference": "hotel.ROOM-412",
                      *         "external_id": "pms-58213",
@@ -2852,6 +2995,7 @@ export interface operations {
                      *         "start_at": "2030-06-04T08:00:00Z",
                      *         "end_at": "2030-06-04T09:00:00Z",
                      *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
                      *         "notes": "Allergic to nuts",
                      *         "external_reference": "hotel.ROOM-412",
                      *         "external_id": "pms-58213",
@@ -2959,6 +3103,157 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BookingAlreadyCancelledError"];
+                };
+            };
+            429: components["responses"]["TooManyRequestsResponse"];
+            500: components["responses"]["InternalServerErrorResponse"];
+            503: components["responses"]["ServiceUnavailableResponse"];
+        };
+    };
+    rescheduleBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213) */
+                booking_id: components["parameters"]["BookingId"];
+            };
+            cookie?: never;
+        };
+        /** @description What POST /v1/bookings/{booking_id}/reschedule takes: the new start; variant, guests and price stay */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "start_at": "2030-06-04T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RescheduleBookingRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking at its new time: same id, booking_number, external_id, customer, variant, guests and price */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5d4c1f8e-2b7a-4c3e-9f10-6a8b2c4d7e91",
+                     *         "booking_number": 10042,
+                     *         "status": "pending",
+                     *         "venue_id": "c1ef08d8-acef-50dc-a906-ea0e591d9833",
+                     *         "treatment_id": "2d23b0b2-3e25-5e52-adcf-47c9aa7ed651",
+                     *         "variant_id": "8aefce95-fd6a-50a0-bb27-6ececba1fe43",
+                     *         "customer_id": "6490596f-aea3-52d8-9524-399f0d176ce1",
+                     *         "start_at": "2030-06-04T08:00:00Z",
+                     *         "end_at": "2030-06-04T09:00:00Z",
+                     *         "guest_count": 1,
+                     *         "therapists_accepted": 0,
+                     *         "notes": "Allergic to nuts",
+                     *         "external_reference": "hotel.ROOM-412",
+                     *         "external_id": "pms-58213",
+                     *         "client_type": "hotel",
+                     *         "total_price": {
+                     *           "amount": 120,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "payment_method": "partner_billed",
+                     *         "payment_status": "paid",
+                     *         "created_at": "2030-05-28T14:03:12Z",
+                     *         "updated_at": "2030-05-28T14:03:12Z",
+                     *         "cancellation": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            /** @description Bad request: `error` names the first bad field of path, query or body; `details` lists every problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "start_at must be in the future",
+                     *       "details": [
+                     *         {
+                     *           "path": "start_at",
+                     *           "message": "start_at must be in the future"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0e4a1c-3f5e-4a0b-9a53-0c1f0c2b8e11"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            401: components["responses"]["UnauthorizedResponse"];
+            /** @description `Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessDeniedError"];
+                };
+            };
+            /** @description `BOOKING_NOT_FOUND` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingNotFoundError"];
+                };
+            };
+            408: components["responses"]["RequestTimeoutResponse"];
+            /** @description `slot_unavailable`: start_at is not a slot this booking could take now (its own room and therapists do not count against it); or `AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; reschedule by UUID */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLargeResponse"];
+            415: components["responses"]["UnsupportedContentEncodingResponse"];
+            /** @description `BOOKING_ALREADY_CANCELLED`; `BOOKING_NOT_RESCHEDULABLE`: it has started, or is completed or no-show; `RESCHEDULE_FEE_APPLIES` with `fee`: a partner cancellation now would cost that fee, so cancel instead */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             429: components["responses"]["TooManyRequestsResponse"];

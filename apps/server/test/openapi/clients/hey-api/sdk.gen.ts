@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelBookingData, CancelBookingErrors, CancelBookingResponses, CreateBookingData, CreateBookingErrors, CreateBookingResponses, GetBookingData, GetBookingErrors, GetBookingResponses, GetVariantAvailabilityData, GetVariantAvailabilityErrors, GetVariantAvailabilityResponses, GetVenueData, GetVenueErrors, GetVenueResponses, ListCustomerBookingsData, ListCustomerBookingsErrors, ListCustomerBookingsResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListTreatmentsData, ListTreatmentsErrors, ListTreatmentsResponses, ListVenuesData, ListVenuesErrors, ListVenuesResponses } from './types.gen.js';
+import type { CancelBookingData, CancelBookingErrors, CancelBookingResponses, CreateBookingData, CreateBookingErrors, CreateBookingResponses, GetBookingData, GetBookingErrors, GetBookingResponses, GetVariantAvailabilityData, GetVariantAvailabilityErrors, GetVariantAvailabilityResponses, GetVenueData, GetVenueErrors, GetVenueResponses, ListCustomerBookingsData, ListCustomerBookingsErrors, ListCustomerBookingsResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListTreatmentsData, ListTreatmentsErrors, ListTreatmentsResponses, ListVenuesData, ListVenuesErrors, ListVenuesResponses, RescheduleBookingData, RescheduleBookingErrors, RescheduleBookingResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -136,6 +136,23 @@ export const createBooking = <ThrowOnError extends boolean = false>(options: Opt
 export const cancelBooking = <ThrowOnError extends boolean = false>(options: Options<CancelBookingData, ThrowOnError>) => (options.client ?? client).post<CancelBookingResponses, CancelBookingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
     url: '/v1/bookings/{booking_id}/cancel',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Reschedule a booking (preview)
+ *
+ * Moves the booking to another slot of the same variant for the same guests, in one transaction: its room and therapists are released and the new ones reserved under the same rules as a create, so it is never double-booked and its own holds never block it (a move by 30 minutes overlapping its old time works). Allowed while the booking is pending, awaiting_therapist or confirmed, has not started, and a partner cancellation would cost no fee. A confirmed booking keeps its therapists when each is still qualified, on shift and free at the new time; otherwise it is pending again, offered to the therapists free then, and its response window restarts. Emits booking.rescheduled with the previous start and end. Safe to retry: the same start_at again answers 200 and changes nothing.
+ *
+ * Required scope: `bookings:write`.
+ */
+export const rescheduleBooking = <ThrowOnError extends boolean = false>(options: Options<RescheduleBookingData, ThrowOnError>) => (options.client ?? client).post<RescheduleBookingResponses, RescheduleBookingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }],
+    url: '/v1/bookings/{booking_id}/reschedule',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -147,6 +147,10 @@ export type Booking = {
      */
     guest_count: number;
     /**
+     * How many distinct therapists have accepted: one per guest is needed, and the booking is confirmed when this reaches guest_count
+     */
+    therapists_accepted: number;
+    /**
      * Free text for the venue
      */
     notes: string | null;
@@ -203,19 +207,13 @@ export type Booking = {
 /**
  * 422: the booking is already cancelled, completed or no-show
  */
-export type BookingAlreadyCancelledError = {
+export type BookingAlreadyCancelledError = Omit<UnprocessableError, 'error'> & {
+    error: 'BOOKING_ALREADY_CANCELLED';
+} & {
     /**
      * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
      */
     error: 'BOOKING_ALREADY_CANCELLED';
-    /**
-     * The request id (also in the X-Request-Id header); quote it to support
-     */
-    request_id: string;
-    /**
-     * A sentence for people; its wording may change, so never parse it (switch on `error`)
-     */
-    message: string;
 };
 
 /**
@@ -349,6 +347,48 @@ export type BookingNotFoundError = Omit<NotFoundError, 'error'> & {
      * A sentence for people; its wording may change, so never parse it (switch on `error`)
      */
     message: string;
+};
+
+/**
+ * 422: the booking has started, or is completed or no-show
+ */
+export type BookingNotReschedulableError = Omit<UnprocessableError, 'error'> & {
+    error: 'BOOKING_NOT_RESCHEDULABLE';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'BOOKING_NOT_RESCHEDULABLE';
+};
+
+/**
+ * The booking moved to another start (same id and booking_number); status pending again when its therapists could not all follow (preview)
+ */
+export type BookingRescheduledEvent = {
+    /**
+     * The event type: what happened to the booking
+     */
+    type: 'booking.rescheduled';
+    /**
+     * When the change happened (the booking's updated_at)
+     */
+    timestamp: string;
+    data: BookingRescheduledEventData;
+};
+
+/**
+ * The booking as it is after the move, and its previous start and end
+ */
+export type BookingRescheduledEventData = {
+    booking: Booking;
+    /**
+     * Where the booking started before the move
+     */
+    previous_start_at: string;
+    /**
+     * Where it ended before the move
+     */
+    previous_end_at: string;
 };
 
 /**
@@ -783,6 +823,32 @@ export type RequestTimeoutError = {
 };
 
 /**
+ * What POST /v1/bookings/{booking_id}/reschedule takes: the new start; variant, guests and price stay
+ */
+export type RescheduleBookingRequest = {
+    /**
+     * The new start, exactly as availability lists it (start_at of a slot), with an offset or Z; must be in the future
+     */
+    start_at: string;
+};
+
+/**
+ * 422: a partner cancellation right now would cost a fee (the booking is inside a fee tier): cancel it instead
+ */
+export type RescheduleFeeAppliesError = Omit<UnprocessableError, 'error'> & {
+    error: 'RESCHEDULE_FEE_APPLIES';
+} & {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: 'RESCHEDULE_FEE_APPLIES';
+    /**
+     * What a partner cancellation would cost right now
+     */
+    fee: Money;
+};
+
+/**
  * 503: the database cannot be reached for now; retry after Retry-After seconds
  */
 export type ServiceUnavailableError = {
@@ -898,6 +964,28 @@ export type UnauthorizedError = {
      * The request id (also in the X-Request-Id header); quote it to support
      */
     request_id: string;
+};
+
+/**
+ * 422: any body of this status; `error` tells which (the mapping names its schema)
+ */
+export type UnprocessableError = {
+    /**
+     * The error, a fixed text that never changes within a major version: compare it exactly (it is the discriminator of the error bodies of a status)
+     */
+    error: string;
+    /**
+     * The request id (also in the X-Request-Id header); quote it to support
+     */
+    request_id: string;
+    /**
+     * A sentence for people; its wording may change, so never parse it (switch on `error`)
+     */
+    message: string;
+    /**
+     * What a partner cancellation would cost right now
+     */
+    fee?: Money;
 };
 
 /**
@@ -1846,3 +1934,80 @@ export type CancelBookingResponses = {
 };
 
 export type CancelBookingResponse = CancelBookingResponses[keyof CancelBookingResponses];
+
+export type RescheduleBookingData = {
+    /**
+     * What POST /v1/bookings/{booking_id}/reschedule takes: the new start; variant, guests and price stay
+     */
+    body: RescheduleBookingRequest;
+    path: {
+        /**
+         * Booking UUID, or ext:{external_id} with the external id percent-encoded as a path segment (encodeURIComponent: ext:pms%2F58213 for pms/58213)
+         */
+        booking_id: string;
+    };
+    query?: never;
+    url: '/v1/bookings/{booking_id}/reschedule';
+};
+
+export type RescheduleBookingErrors = {
+    /**
+     * Bad request: `error` names the first bad field of path, query or body; `details` lists every problem
+     */
+    400: ValidationError;
+    /**
+     * `Missing API key`, or `Invalid or revoked API key`
+     */
+    401: UnauthorizedError;
+    /**
+     * `Insufficient scope` with `missing`, or the code `FORBIDDEN` with a `message` (a booking your key cannot access)
+     */
+    403: AccessDeniedError;
+    /**
+     * `BOOKING_NOT_FOUND`
+     */
+    404: BookingNotFoundError;
+    /**
+     * The request body did not arrive within 10 s of its headers
+     */
+    408: RequestTimeoutError;
+    /**
+     * `slot_unavailable`: start_at is not a slot this booking could take now (its own room and therapists do not count against it); or `AMBIGUOUS_EXTERNAL_ID`: the external id matches bookings at several venues; reschedule by UUID
+     */
+    409: ConflictError;
+    /**
+     * The request body is over 100 kB
+     */
+    413: PayloadTooLargeError;
+    /**
+     * The body has a Content-Encoding the server does not decode
+     */
+    415: UnsupportedContentEncodingError;
+    /**
+     * `BOOKING_ALREADY_CANCELLED`; `BOOKING_NOT_RESCHEDULABLE`: it has started, or is completed or no-show; `RESCHEDULE_FEE_APPLIES` with `fee`: a partner cancellation now would cost that fee, so cancel instead
+     */
+    422: UnprocessableError;
+    /**
+     * Rate limit exceeded (only when enforcement is on); wait for Retry-After seconds
+     */
+    429: RateLimitError;
+    /**
+     * Internal server error: nothing about it is shown; quote request_id to support
+     */
+    500: InternalServerError;
+    /**
+     * The database cannot be reached or did not answer in time; nothing was changed unless a retry with the same external_id replays it. Retry after Retry-After seconds
+     */
+    503: ServiceUnavailableError;
+};
+
+export type RescheduleBookingError = RescheduleBookingErrors[keyof RescheduleBookingErrors];
+
+export type RescheduleBookingResponses = {
+    /**
+     * The booking at its new time: same id, booking_number, external_id, customer, variant, guests and price
+     */
+    200: BookingResponse;
+};
+
+export type RescheduleBookingResponse = RescheduleBookingResponses[keyof RescheduleBookingResponses];
