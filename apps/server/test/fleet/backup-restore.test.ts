@@ -81,7 +81,9 @@ describe.skipIf(skipReason)(
       await repo.run('backup', '--type=full');
       backupDoneAt = Date.now();
       await eventually(() => count(backupDoneAt) >= 5, 30_000);
-      // The point in time: the database's clock, between bookings made after the backup.
+      // The point in time: the database's clock, between bookings made after the backup. pgBackRest keeps a
+      // backup's stop time in whole seconds, so the target is at least a second past the backup's end.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       ({ now: targetTime } = await queryOne<{ now: string }>(primary.url('postgres'), 'select now()::text as now'));
       targetAt = Date.now();
       await eventually(() => count(targetAt) >= 5, 30_000);
