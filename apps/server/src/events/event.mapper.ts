@@ -5,13 +5,7 @@ import type { FeedEventRow } from '../webhooks/index.js';
 /** An outbox row as the feed shows it: the webhook body as it was sent (type, timestamp, data), its id and mode. */
 export function toEvent(row: FeedEventRow): z.infer<typeof Event> {
   const body = JSON.parse(row.body) as WebhookEvent;
-<<<<<<< HEAD
-  // The row's column decides: bodies written before events had a mode carry no `livemode`. Keys go in the order
-  // of the contract's Event (id and livemode, then the webhook body), which response validation holds us to.
-  const { livemode: _sent, ...rest } = body;
-=======
   // The row's column decides (bodies written before events had a mode carry no `livemode`), in the schema's order.
   const { livemode: _fromBody, ...rest } = body;
->>>>>>> main
   return { id: row.id, livemode: row.livemode, ...rest };
 }
