@@ -16,6 +16,7 @@ import { resolveRetry } from './retry.js';
 import { createFetcher } from './transport.js';
 import type { BOOKING_STATUSES, WebhookEventType } from '@spa/contract';
 import type {
+  AcceptTestBookingInput,
   Availability,
   Booking,
   CancelBookingInput,
@@ -78,6 +79,8 @@ export type VariantAvailabilityResult = Result<Availability, 200>;
 export type CreateBookingResult = Result<Booking, 201 | 200>;
 export type CancelBookingResult = Result<Booking, 200>;
 export type RescheduleBookingResult = Result<Booking, 200>;
+/** What each test helper answers: the test booking after the step. */
+export type TestHelperResult = Result<Booking, 200>;
 export type GetBookingResult = Result<Booking, 200>;
 export type ListBookingsResult = Paged<Booking>;
 /** A page of the events feed: `has_more`, and `next_after` to send as `after` next. */
@@ -211,8 +214,34 @@ export function createPartnerClient(options: PartnerClientOptions) {
       ),
   };
 
+  /*
+   * Test keys only (sk_test_): each moves a test booking as the venue or the server would, with the same checks and
+   * the same webhook event. A live key gets 403 `Test mode only`; a step the status does not allow, 409.
+   */
+  const testHelpers = {
+    /** A therapist accepts (`therapist_id`, or one the booking was offered to who is free): confirmed. */
+    acceptBooking: (
+      bookingId: string,
+      body: AcceptTestBookingInput = {},
+      call?: CallOptions,
+    ): Promise<TestHelperResult> =>
+      toResult(
+        raw.testHelpers.accept({ params: { booking_id: segment('bookingId', bookingId) }, body, ...extras(call) }),
+      ),
+    /** The response time runs out now: pending becomes awaiting_therapist. */
+    expireBooking: (bookingId: string, call?: CallOptions): Promise<TestHelperResult> =>
+      toResult(raw.testHelpers.expire({ params: { booking_id: segment('bookingId', bookingId) }, ...extras(call) })),
+    /** The treatment took place (once it has started): completed. */
+    completeBooking: (bookingId: string, call?: CallOptions): Promise<TestHelperResult> =>
+      toResult(raw.testHelpers.complete({ params: { booking_id: segment('bookingId', bookingId) }, ...extras(call) })),
+    /** The guest did not come (allowed before the start in test mode): no_show. */
+    noShowBooking: (bookingId: string, call?: CallOptions): Promise<TestHelperResult> =>
+      toResult(raw.testHelpers.noShow({ params: { booking_id: segment('bookingId', bookingId) }, ...extras(call) })),
+  };
+
   return {
     ...api,
+    testHelpers,
     /** Every item of a paginated list, 100 per request: `for await (const venue of client.iterate.venues()) { … }`. */
     iterate: {
       venues: (

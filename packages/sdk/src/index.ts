@@ -2,6 +2,7 @@ export {
   type AvailabilityQuery,
   type CancelBookingResult,
   type RescheduleBookingResult,
+  type TestHelperResult,
   type CreateBookingResult,
   type GetBookingResult,
   type GetEventResult,

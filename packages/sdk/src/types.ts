@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-empty-object-type -- an interface extending the inferred type, rather than an alias, is what makes a type error print `Booking` */
 import type {
+  AcceptTestBookingBody,
   AvailabilityDay as AvailabilityDaySchema,
   Booking as BookingSchema,
   CancelBookingBody,
@@ -68,6 +69,8 @@ export interface CreateBookingInput extends Omit<z.input<typeof CreateBookingBod
 export interface CancelBookingInput extends z.input<typeof CancelBookingBody> {}
 /** What rescheduleBooking takes: the new start, exactly as availability lists it. */
 export interface RescheduleBookingInput extends z.input<typeof RescheduleBookingBody> {}
+/** What testHelpers.acceptBooking takes: the therapist who accepts, or none to let the server choose one. */
+export interface AcceptTestBookingInput extends z.input<typeof AcceptTestBookingBody> {}
 
 /** Range mode (`from`/`to`) answers `days`; day mode (`date`) answers `slots`. */
 export function isRangeAvailability(data: Availability): data is RangeAvailability {

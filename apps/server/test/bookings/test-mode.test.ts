@@ -77,6 +77,39 @@ describe('test mode keeps test and live data apart', () => {
     }
   });
 
+  it("lists the bookings and the events feed of the key's mode only, and answers the other mode's event as absent", async () => {
+    type Listed = { id: string; livemode: boolean; data: { booking: { id: string } } };
+    const feeds = new Map<string, Listed[]>();
+    for (const { mode, key, own, other } of modes()) {
+      const bookings = await ctx.api.get('/v1/bookings?page_size=100', key);
+      expect(bookings.status).toBe(200);
+      expect(bookings.body.data.map((b: { id: string; livemode: boolean }) => [b.id, b.livemode])).toEqual([
+        [own.id, mode === 'live'],
+      ]);
+      const byExternalId = await ctx.api.get('/v1/bookings?external_id=pms-1', key);
+      expect(byExternalId.body.data.map((b: { id: string }) => b.id)).toEqual([own.id]);
+      const byCustomer = await ctx.api.get(`/v1/bookings?customer_id=${other.customer_id}`, key);
+      expect([byCustomer.status, byCustomer.body.data]).toEqual([200, []]);
+      const events = await ctx.api.get('/v1/events?limit=100', key);
+      expect(events.status).toBe(200);
+      const listed = events.body.data as Listed[];
+      expect(listed.map((e) => [e.data.booking.id, e.livemode])).toEqual([[own.id, mode === 'live']]);
+      const ofOther = await ctx.api.get(`/v1/events?booking_id=${other.id}`, key);
+      expect([ofOther.status, ofOther.body.data]).toEqual([200, []]);
+      feeds.set(mode, listed);
+    }
+    for (const { mode, key } of modes()) {
+      const otherEvent = feeds.get(mode === 'live' ? 'test' : 'live')![0]!;
+      const get = await ctx.api.get(`/v1/events/${otherEvent.id}`, key);
+      expect([get.status, get.body]).toEqual([404, error('Event not found')]);
+      // The other mode's event is no cursor of this feed: never one this key could see.
+      const after = await ctx.api.get(`/v1/events?after=${otherEvent.id}`, key);
+      expect([after.status, after.body.error]).toEqual([410, 'EVENT_CURSOR_EXPIRED']);
+      const own = feeds.get(mode)![0]!;
+      expect((await ctx.api.get(`/v1/events/${own.id}`, key)).body.data.id).toBe(own.id);
+    }
+  });
+
   it("computes each mode's availability from its own bookings only: the slot each took is gone in its mode only", async () => {
     const query = 'date=2026-11-25&guest_count=1';
     const other = await makeBookableVenue(ctx.db, ctx.vault);

@@ -91,6 +91,9 @@ describe('the error table of docs/api.md, against the server', () => {
     [ErrorText.CustomerNotFound]: () =>
       as(f.key)(app().get(`/v1/venues/${f.venue.id}/customers/${randomUUID()}/bookings`)),
     [ErrorText.NoSuchBooking]: () => as(f.key)(app().get(`/v1/bookings/${randomUUID()}`)),
+    [ErrorText.EventNotFound]: () => as(f.key)(app().get(`/v1/events/${randomUUID()}`)),
+    [ErrorText.EventCursorExpired]: () => as(f.key)(app().get(`/v1/events?after=${randomUUID()}`)),
+    [ErrorText.TestModeOnly]: () => as(f.key)(app().post(`/v1/test_helpers/bookings/${cancelledId}/expire`)),
     [ErrorText.BookingNotFound]: () =>
       as(f.key)(app().post(`/v1/bookings/${randomUUID()}/cancel`)).send({ reason: 'x' }),
     [ErrorText.RouteNotFound]: () => as(f.key)(app().get('/v1/nothing-here')),

@@ -21,7 +21,7 @@ describe('the demo data of pnpm start', () => {
       loaded: true,
       organisation: 'maisons-lumiere',
       apiKey: `sk_live_${DEMO_KEY_ID}_${demoFile().api_keys[0].secret}`,
-      testKey: `sk_test_${DEMO_TEST_KEY_ID}_${demoFile().api_keys.find((k) => k.id === DEMO_TEST_KEY_ID)!.secret}`,
+      testKey: `sk_test_${DEMO_TEST_KEY_ID}_${demoFile().api_keys.find((k: { id: string }) => k.id === DEMO_TEST_KEY_ID)!.secret}`,
     });
     expect(await seedDemoDataIfEmpty(ctx.db, vault)).toEqual({ ...first, loaded: false });
   });
