@@ -273,7 +273,7 @@ export const en = {
   'webhooks.removeTitle': 'Remove this endpoint?',
   'webhooks.removeButton': 'Remove endpoint',
   'webhooks.removeBody':
-    '{url} gets no more events, and its deliveries, pending and past, are deleted with it. This cannot be undone: to pause it instead, disable it.',
+    '{url} gets no more events, and its pending deliveries, one being sent included, are not sent and are marked failed. Its delivery history is kept. This cannot be undone: to pause it instead, disable it.',
   'webhooks.rotateTitle': 'Rotate the signing secret?',
   'webhooks.rotateBody':
     'A new secret signs every event from now on; the old one keeps signing beside it for 24 hours, so update your receiver within that time.',

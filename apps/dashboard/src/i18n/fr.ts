@@ -277,7 +277,7 @@ export const fr: Messages = {
   'webhooks.removeTitle': 'Supprimer ce point de terminaison ?',
   'webhooks.removeButton': 'Supprimer le point de terminaison',
   'webhooks.removeBody':
-    '{url} ne recevra plus aucun événement, et ses envois, en attente comme passés, sont supprimés avec lui. C’est définitif : pour le mettre en pause, désactivez-le plutôt.',
+    '{url} ne recevra plus aucun événement, et ses envois en attente, y compris celui en cours, ne sont pas faits et sont marqués en échec. L’historique de ses envois est conservé. C’est définitif : pour le mettre en pause, désactivez-le plutôt.',
   'webhooks.rotateTitle': 'Changer le secret de signature ?',
   'webhooks.rotateBody':
     'Un nouveau secret signe chaque événement dès maintenant ; l’ancien continue de signer à côté pendant 24 heures : mettez votre récepteur à jour dans ce délai.',

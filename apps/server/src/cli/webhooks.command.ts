@@ -84,11 +84,11 @@ export function registerWebhooks(program: Command, host: CommandHost): void {
 
   webhooksCommand
     .command('remove')
-    .description('remove an endpoint with its pending deliveries and its log')
+    .description('remove an endpoint: it gets nothing more, its pending deliveries fail, its log is kept')
     .argument('<endpoint-id>', 'endpoint UUID, as webhooks list shows', uuid)
     .action(async (id: string) => {
       const { url } = await host.withContext(({ db }) =>
-        endpoints.removeEndpoint(db, id, { audit: operatorTrail(host.clock) }),
+        endpoints.removeEndpoint(db, id, { audit: operatorTrail(host.clock), now: host.clock.now() }),
       );
       print(host, `Removed webhook endpoint ${id} (${url}).`);
     });

@@ -51,7 +51,7 @@ export function webhookEndpointsRouter(deps: DashboardDeps) {
       handler: async ({ params, req, res }) => {
         const { organisationId } = actorOf(res);
         await dashboardEndpoint(deps, organisationId, livemodeOf(res), params.id);
-        await removeEndpoint(db, params.id, { organisationId, audit: trailOf(req, res, clock) });
+        await removeEndpoint(db, params.id, { organisationId, audit: trailOf(req, res, clock), now: clock.now() });
         return { status: 204, body: undefined };
       },
     },

@@ -231,6 +231,7 @@ export async function updateDashboardEndpoint(
       })
       .where('id', '=', input.endpointId)
       .where('organisation_id', '=', input.organisationId)
+      .where('removed_at', 'is', null)
       .execute();
     await input.audit.record(trx, {
       organisationId: input.organisationId,
@@ -257,6 +258,7 @@ export async function setDashboardEndpointEnabled(
           .updateTable('webhook_endpoints')
           .set({ disabled_at: null, failing_since: null })
           .where('id', '=', input.endpointId)
+          .where('removed_at', 'is', null)
           .execute();
       else await disableEndpoint(trx, input.endpointId, deps.clock.now().toString());
       await input.audit.record(trx, {

@@ -14,6 +14,7 @@ import * as dashboardRoundTwo from '../migrations/0011_dashboard_round_two.js';
 import * as testMode from '../migrations/0012_test_mode.js';
 import * as rescheduleAndAcceptances from '../migrations/0013_reschedule_and_acceptances.js';
 import * as eventsFeed from '../migrations/0014_events_feed.js';
+import * as endpointRemoval from '../migrations/0015_endpoint_removal.js';
 import * as availabilityChangeLog from '../migrations/0016_availability_change_log.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0012_test_mode': testMode,
   '0013_reschedule_and_acceptances': rescheduleAndAcceptances,
   '0014_events_feed': eventsFeed,
+  '0015_endpoint_removal': endpointRemoval,
   '0016_availability_change_log': availabilityChangeLog,
 };
 

@@ -243,6 +243,8 @@ export interface WebhookEndpointTable {
   last_success_at: string | null;
   failing_since: string | null;
   disabled_at: string | null;
+  /** Removed: left out of every list and of new deliveries; kept for its deliveries' history. */
+  removed_at: string | null;
   livemode: Generated<boolean>;
 }
 

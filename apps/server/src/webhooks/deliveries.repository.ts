@@ -198,6 +198,14 @@ export async function settleAttempts(
 /** Stops an endpoint: no new deliveries, and its pending ones fail now rather than wait for a dead receiver. */
 export async function disableEndpoint(db: Db, endpointId: string, at: string) {
   await db.updateTable('webhook_endpoints').set({ disabled_at: at }).where('id', '=', endpointId).execute();
+  await failPendingOf(db, endpointId, at);
+}
+
+/**
+ * The endpoint's pending deliveries fail now. One in flight loses its lease, so its attempt, when it ends, is
+ * logged without settling the delivery again.
+ */
+export async function failPendingOf(db: Db, endpointId: string, at: string) {
   await db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', completed_at: at, lease_until: null, lease_token: null })

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@spa/contract';
+import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { KeyVault } from '../auth/api-key.js';
 import type { Db } from '../db/connect.js';
@@ -8,7 +9,7 @@ import { OperatorError } from '../errors/operator-error.js';
 import { isoFromDb } from '../lib/instant.js';
 import { findVenue } from '../venues/venues.repository.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { replayEvent } from './deliveries.repository.js';
+import { failPendingOf, replayEvent } from './deliveries.repository.js';
 import { checkWebhookTarget, parseWebhookUrl, UnsafeWebhookUrlError } from './safe-target.js';
 import { generateWebhookSecret } from './signature.js';
 
@@ -86,6 +87,7 @@ export async function addEndpointTo(db: Db, vault: KeyVault, org: { id: string; 
       .selectFrom('webhook_endpoints')
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('organisation_id', '=', org.id)
+      .where('removed_at', 'is', null)
       .executeTakeFirstOrThrow();
     if (Number(count) >= MAX_ENDPOINTS) throw new EndpointLimitError(org.slug);
     await trx
@@ -139,7 +141,7 @@ export async function checkedUrl(text: string, allowPrivateNetworks: boolean): P
   }
 }
 
-/** Every endpoint of the organisation, disabled ones included, without secrets. */
+/** Every endpoint of the organisation, disabled ones included (removed ones not), without secrets. */
 export async function listEndpoints(db: Db, orgSlug: string) {
   const org = await findOrganisationBySlug(db, orgSlug);
   if (!org) throw new OperatorError(`No organisation with slug ${orgSlug}`);
@@ -168,7 +170,8 @@ export async function listEndpointsOf(db: Db, organisationId: string, livemode?:
       'ep.previous_secret_expires_at',
       'ep.livemode',
     ])
-    .where('ep.organisation_id', '=', organisationId);
+    .where('ep.organisation_id', '=', organisationId)
+    .where('ep.removed_at', 'is', null);
   if (livemode !== undefined) query = query.where('ep.livemode', '=', livemode);
   if (endpointId !== undefined) query = query.where('ep.id', '=', endpointId);
   const rows = await query.orderBy('ep.created_at').orderBy('ep.id').execute();
@@ -190,13 +193,23 @@ export interface ChangeOptions {
   now?: Temporal.Instant | undefined;
 }
 
-/** Removes an endpoint with its deliveries and their log. */
+/**
+ * Removes an endpoint: it leaves every list and receives nothing more, and its pending deliveries (one in flight
+ * included) fail now, as when an endpoint is disabled. The row stays, with its deliveries and their attempt log, so
+ * the history stays readable and an attempt still in flight records its result when it ends.
+ */
 export async function removeEndpoint(db: Db, id: string, options: ChangeOptions = {}) {
+  const at = (options.now ?? Temporal.Now.instant()).toString();
   return db.transaction().execute(async (trx) => {
-    let query = trx.deleteFrom('webhook_endpoints').where('id', '=', id);
+    let query = trx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({ removed_at: at, disabled_at: eb.fn.coalesce('disabled_at', sql<string>`${at}::timestamptz`) }))
+      .where('id', '=', id)
+      .where('removed_at', 'is', null);
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
     const removed = await query.returning(['url', 'organisation_id']).executeTakeFirst();
     if (!removed) throw new OperatorError(`No webhook endpoint ${id}`);
+    await failPendingOf(trx, id, at);
     await options.audit?.record(trx, {
       organisationId: removed.organisation_id,
       action: 'webhook_endpoint.removed',
@@ -218,7 +231,8 @@ export async function rotateSecret(db: Db, vault: KeyVault, id: string, options:
         previous_secret_expires_at: overlapEnds.toString(),
         secret_encrypted: vault.encrypt(secret, id),
       }))
-      .where('id', '=', id);
+      .where('id', '=', id)
+      .where('removed_at', 'is', null);
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
     const rotated = await query.returning(['organisation_id', 'url']).executeTakeFirst();
     if (!rotated) throw new OperatorError(`No webhook endpoint ${id}`);
@@ -237,6 +251,7 @@ export async function enableEndpoint(db: Db, id: string) {
     .updateTable('webhook_endpoints')
     .set({ disabled_at: null, failing_since: null })
     .where('id', '=', id)
+    .where('removed_at', 'is', null)
     .returning('disabled_at')
     .executeTakeFirst();
   if (!enabled) throw new OperatorError(`No webhook endpoint ${id}`);

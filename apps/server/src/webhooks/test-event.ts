@@ -41,6 +41,7 @@ export async function queueTestEvent(
       .selectFrom('webhook_endpoints')
       .select(['id', 'organisation_id', 'disabled_at', 'livemode'])
       .where('id', '=', endpointId)
+      .where('removed_at', 'is', null)
       .forUpdate();
     if (options.organisationId !== undefined) query = query.where('organisation_id', '=', options.organisationId);
     const endpoint = await query.executeTakeFirst();

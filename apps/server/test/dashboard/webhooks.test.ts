@@ -104,6 +104,37 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
     expect(delivery?.next_attempt_at).toBe('2026-11-22T08:01:00Z');
   });
 
+  it('removes an endpoint with a delivery pending: the delivery fails, its attempts stay in the log', async () => {
+    const w = await makeDashboardOrganisation(ctx.db);
+    const session = await dash().signIn(w.admin.email);
+    const created = await endpoints(session).create({ body: { url: r.url } });
+    expectStatus(created, 201);
+    const endpoint = created.body.data;
+    r.answer({ status: 500 });
+    const tested = await endpoints(session).test({ params: { id: endpoint.id }, body: {} });
+    expectStatus(tested, 200);
+
+    expect((await endpoints(session).remove({ params: { id: endpoint.id } })).status).toBe(204);
+    const listed = await deliveries(session).list({ query: {} });
+    expectStatus(listed, 200);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        event_id: tested.body.data.event_id,
+        endpoint: { id: endpoint.id, url: r.url },
+        status: 'failed',
+        next_attempt_at: null,
+        attempts: [expect.objectContaining({ attempt: 1, status_code: 500 })],
+      }),
+    ]);
+    const list = await endpoints(session).list();
+    expectStatus(list, 200);
+    expect(list.body.data).toEqual([]);
+    const again = await endpoints(session).remove({ params: { id: endpoint.id } });
+    expect([again.status, errorOf(again)]).toEqual([404, 'Webhook endpoint not found']);
+    const edited = await endpoints(session).update({ params: { id: endpoint.id }, body: { url: r.url } });
+    expect(edited.status).toBe(404);
+  });
+
   it('refuses unsafe URLs (422), an eleventh endpoint (409) and a bad body (400)', async () => {
     const w = await makeDashboardOrganisation(ctx.db);
     const session = await dash().signIn(w.admin.email);

@@ -77,6 +77,14 @@ describe('pnpm spa webhooks (the operator CLI)', () => {
       code: 0,
       stdout: `Removed webhook endpoint ${id} (${receiver.url}).\n`,
     });
+    // Its history stays: the delivery that was pending is failed, not gone; the endpoint leaves the list.
+    const after = await spa('webhooks', 'deliveries', '--org', org);
+    expect(after.stdout).toMatch(new RegExp(`^${eventId}\\s+booking\\.confirmed\\s+\\S+\\s+failed`, 'm'));
+    expect((await spa('webhooks', 'list', '--org', org)).stdout).not.toContain(id);
+    expect(await spa('webhooks', 'remove', id)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`No webhook endpoint ${id}`),
+    });
   }, 300_000);
 
   it('refuses bad input in plain words: exit 1 for a refused value, 2 for a malformed argument', async () => {
