@@ -114,6 +114,7 @@ export const en = {
   'desk.notes': 'Notes: {notes}',
   'desk.reference': 'Reference: {reference}',
   'desk.language': 'Speaks: {language}',
+  'desk.accepted_other': '{accepted} of {count} therapists accepted',
   'desk.noOffer': 'No therapist was offered this booking.',
   'desk.therapistWho': 'Therapist who accepted {name}',
   'desk.chooseTherapist': 'Choose a therapist',

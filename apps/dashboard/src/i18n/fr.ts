@@ -118,6 +118,7 @@ export const fr: Messages = {
   'desk.notes': 'Notes : {notes}',
   'desk.reference': 'Référence : {reference}',
   'desk.language': 'Langue du client : {language}',
+  'desk.accepted_other': 'Praticiens ayant accepté : {accepted} sur {count}',
   'desk.noOffer': 'Cette réservation n’a été proposée à aucun praticien.',
   'desk.therapistWho': 'Praticien ayant accepté {name}',
   'desk.chooseTherapist': 'Choisir un praticien',
