@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, makeBookableVenue } from '../support/booking-fixture.js';
 import { setup } from '../support/test-app.js';
+import { expectStatus } from '../support/typed-api.js';
 import { auditRows, dashboardOf, makePerson, type Session } from './dashboard-support.js';
 
 /** Moving a booking from its dashboard page: the day's slots to pick from, then the partner reschedule as the person. */
@@ -28,8 +29,8 @@ describe("the dashboard's reschedule of a booking", () => {
 
   const book = async (startAt = `2026-11-25T${String(hour++).padStart(2, '0')}:00:00Z`) => {
     const res = await ctx.v1.book(f.venue.id, bookingBody(f.variant.id, { start_at: startAt }), f.key);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.data as { id: string; booking_number: number; start_at: string };
+    expectStatus(res, 201);
+    return res.body.data;
   };
   const move = (id: string, startAt: string, session: Session) =>
     dash().post(`/bookings/${id}/reschedule`, { start_at: startAt }, session);
