@@ -3,6 +3,7 @@
 // dashboard the server serves (apps/dashboard), built first the same way when the workspace has it. The server is
 // imported into this process rather than spawned, so SIGTERM and SIGINT reach the server itself and its exit code
 // is the process's.
+import './stop-before-serving.mjs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -41,6 +41,7 @@ export class ApiKeyCache implements ApiKeyLookup {
   private epoch = 0;
   private loading = false;
   private live = false;
+  private closing = false;
   private listener: NotificationListener | undefined;
 
   private constructor(
@@ -57,7 +58,9 @@ export class ApiKeyCache implements ApiKeyLookup {
         if (live === cache.live) return;
         cache.setLive(live);
         if (live) logger?.info('API-key cache on: key changes are notified');
-        else logger?.warn('API-key change notifications lost: keys are read from the database until they resume');
+        // Closing ends the notifications on purpose: nothing is lost, so nothing to warn about.
+        else if (!cache.closing)
+          logger?.warn('API-key change notifications lost: keys are read from the database until they resume');
       },
     });
     return cache;
@@ -96,6 +99,7 @@ export class ApiKeyCache implements ApiKeyLookup {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.listener?.close();
   }
 

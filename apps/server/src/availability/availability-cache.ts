@@ -69,6 +69,7 @@ export class AvailabilityCache {
   private allNoticedAt = -Infinity;
   private inFlight = 0;
   private live = false;
+  private closing = false;
   private listener: NotificationListener | undefined;
   /** performance.now() before which every committed notice is known to have arrived (the last sync's asking). */
   private caughtUpTo = -Infinity;
@@ -96,7 +97,8 @@ export class AvailabilityCache {
         if (live === cache.live) return;
         cache.setLive(live);
         if (live) logger?.info('availability cache on: schedule changes are notified');
-        else
+        // Closing ends the notifications on purpose: nothing is lost, so nothing to warn about.
+        else if (!cache.closing)
           logger?.warn('schedule change notifications lost: availability is read from the database until they resume');
       },
     });
@@ -220,6 +222,7 @@ export class AvailabilityCache {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.listener?.close();
   }
 

@@ -45,6 +45,21 @@ const text = z
   .optional()
   .transform((raw) => (unset(raw) ? undefined : raw));
 
+/**
+ * A PostgreSQL connection URL: `postgres://` or `postgresql://` and no blank. Not parsed further here: a multi-host
+ * URL (`postgres://h1,h2/db`) is no WHATWG URL, and the driver says what else is wrong. The value is never
+ * repeated in the message: it may carry a password.
+ */
+const postgresUrl = (name: string) =>
+  text.superRefine((raw, ctx) => {
+    if (raw !== undefined && !/^postgres(ql)?:\/\/\S*$/.test(raw)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a PostgreSQL URL such as postgres://user@host:5432/database (it must start with postgres:// or postgresql:// and hold no blank)`,
+      });
+    }
+  });
+
 /** `true` (the default) or `false`; anything else is refused, so a typo cannot silently pick either. */
 const onOff = (name: string) =>
   z
@@ -103,8 +118,8 @@ const Environment = z.object({
       ctx.addIssue({ code: 'custom', message: `PORT must be a port number, got ${raw}` });
       return z.NEVER;
     }),
-  DATABASE_URL: text,
-  DATABASE_LISTEN_URL: text,
+  DATABASE_URL: postgresUrl('DATABASE_URL'),
+  DATABASE_LISTEN_URL: postgresUrl('DATABASE_LISTEN_URL'),
   DATABASE_REPLICA_URL: urlList('DATABASE_REPLICA_URL'),
   DATABASE_REPLICA_MAX_LAG_MS: integer('DATABASE_REPLICA_MAX_LAG_MS', 5_000, 1),
   DATABASE_REPLICA_CHECK_MS: integer('DATABASE_REPLICA_CHECK_MS', 1_000, 10),

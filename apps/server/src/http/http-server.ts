@@ -1,6 +1,5 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { BODY_DEADLINE_MS } from './json-body.js';
 
@@ -26,7 +25,7 @@ export interface HttpServer {
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
-export async function startHttpServer(app: Express, options: HttpServerOptions): Promise<HttpServer> {
+export async function startHttpServer(app: RequestListener, options: HttpServerOptions): Promise<HttpServer> {
   const server = createServer(
     {
       // Node checks the two timeouts below on this period; its default (30 s) would let a slow client linger.
@@ -59,7 +58,8 @@ export async function startHttpServer(app: Express, options: HttpServerOptions):
   });
 
   await new Promise<void>((resolve, reject) => {
-    const failed = (error: Error) => reject(error);
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.port, { cause: error }) : error);
     server.once('error', failed);
     server.listen(options.port, options.host, () => {
       server.off('error', failed);
@@ -86,4 +86,11 @@ export async function startHttpServer(app: Express, options: HttpServerOptions):
     });
 
   return { server, port: (server.address() as AddressInfo).port, drain };
+}
+
+/** The port is taken: said in a sentence an operator acts on, not as `listen EADDRINUSE`. */
+export class PortInUseError extends Error {
+  constructor(port: number, options?: ErrorOptions) {
+    super(`Port ${port} is already in use by another program: stop it, or set PORT to a free port`, options);
+  }
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import { AvailabilityCache } from '../availability/availability-cache.js';
@@ -17,9 +19,11 @@ import { systemClock } from '../lib/clock.js';
 import { createRetentionJob } from '../retention/retention-job.js';
 import { retentionDeletedCounter } from '../retention/retention-metrics.js';
 import { createWebhookEngine, WebhookMetrics } from '../webhooks/index.js';
+import { ErrorText } from '@spa/contract';
 import { issueMissingTestKeys } from '../keys/test-keys.js';
 import { printDemoKey } from './demo-banner.js';
 import { prepareWhenReachable } from './prepare-database.js';
+import { onStop } from './stop-signals.js';
 
 /** The shortest time a shutdown gets to close what it holds, whatever SHUTDOWN_TIMEOUT_MS says. */
 const MIN_SHUTDOWN_DEADLINE_MS = 500;
@@ -29,6 +33,14 @@ const MIN_SHUTDOWN_DEADLINE_MS = 500;
  * migrated), prepares the database as soon as it can be reached, and drains on SIGTERM or SIGINT.
  */
 export async function serveProcess(config: Config, logger: Logger): Promise<void> {
+  // The port first: a port in use fails the start at once, before seconds spent opening the database. Until the
+  // app exists every request is answered 503 (starting).
+  const served: { app?: RequestListener } = {};
+  const http = await startHttpServer((req, res) => (served.app ? served.app(req, res) : answerStarting(req, res)), {
+    port: config.port,
+    maxConnections: config.maxConnections,
+    logger,
+  });
   // The one key vault of the process: the API, webhook delivery and operator commands share it.
   const vault = new KeyVault(config.keyEncryptionKey);
   const database = await connect({
@@ -75,7 +87,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     deskFeed,
     webhooks: config.webhooks,
   });
-  const http = await startHttpServer(app, { port: config.port, maxConnections: config.maxConnections, logger });
+  served.app = app;
   logger.info({ port: http.port, pid: process.pid }, 'listening; preparing the database');
 
   let operator: { close(): Promise<void> } | undefined;
@@ -142,8 +154,7 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
       process.exit(drained ? 0 : 1);
     })();
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  onStop(shutdown);
 
   const prepared = await prepareWhenReachable(
     async () => {
@@ -155,7 +166,8 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
     logger,
     () => stopping !== undefined,
   );
-  if (!prepared) return;
+  // A stop during the migrations lets them finish (each is a transaction), then starts nothing more.
+  if (!prepared || stopping) return;
   // The embedded database lives in this process: operator commands (pnpm spa) reach it through this socket.
   if (database.kind === 'pglite') {
     operator = await serveOperatorCommands({
@@ -170,10 +182,23 @@ export async function serveProcess(config: Config, logger: Logger): Promise<void
       logger,
     });
   }
+  if (stopping) return;
   webhooks.start();
   retention.start();
   lifecycle.markReady();
   logger.info({ url: config.publicUrl, database: database.kind, pid: process.pid }, 'partner booking API listening');
+}
+
+/** While the database opens: the process runs (`/healthz`), nothing else is ready yet. */
+function answerStarting(req: IncomingMessage, res: ServerResponse) {
+  const json = (status: number, body: object, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const path = req.url?.split('?')[0];
+  if (path === '/healthz') return json(200, { status: 'ok' });
+  if (path === '/readyz') return json(503, { status: 'unavailable' });
+  json(503, { error: ErrorText.ServiceUnavailable, request_id: randomUUID() }, { 'Retry-After': '2' });
 }
 
 /** DATABASE_REPLICA_URL's replicas, each pool hardened as the primary's; none without the variable. */

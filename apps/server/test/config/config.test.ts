@@ -21,6 +21,29 @@ describe('configuration, read in one place', () => {
     expect(config.keyEncryptionKey).toEqual(Buffer.from(KEY.KEY_ENCRYPTION_KEY, 'hex'));
   });
 
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL at once, naming the variable but not its value', () => {
+    for (const name of ['DATABASE_URL', 'DATABASE_LISTEN_URL']) {
+      for (const value of ['not-a-url', 'mysql://u:secret@h/db', 'postgres:/h/db', 'postgres://h /db']) {
+        const env = { DATABASE_URL: 'postgres://db/x', [name]: value };
+        expect(() => readSettings(env), `${name}=${value}`).toThrow(
+          `${name} must be a PostgreSQL URL such as postgres://user@host:5432/database`,
+        );
+        try {
+          readSettings(env);
+        } catch (error) {
+          expect((error as Error).message).not.toContain('secret');
+        }
+      }
+    }
+    // A multi-host URL (a primary and its standbys) and a socket directory are PostgreSQL URLs too.
+    for (const url of [
+      'postgres://h1:5432,h2:5432/db?target_session_attrs=read-write',
+      'postgresql:///db?host=/var/run/postgresql',
+    ]) {
+      expect(readSettings({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+  });
+
   it('reads the webhook variables with the others', () => {
     const settings = readSettings({
       WEBHOOK_RETRY_SCHEDULE: '1, 2,30',

@@ -72,8 +72,9 @@ describe('types generated from the OpenAPI document by openapi-typescript', () =
     for (const name of ['BookingResponse', 'VenueListResponse', 'AvailabilityResponse', 'TreatmentListResponse']) {
       expect(types).toMatch(schema(name));
     }
-    // One type for the booking wherever it is answered: the 201, the replay, the read and the cancel.
-    expect(types.match(/"application\/json": components\["schemas"\]\["BookingResponse"\]/g)?.length).toBe(4);
+    // One type for the booking wherever it is answered: the 201, the replay, the read, the cancel, the reschedule
+    // and the four test helpers.
+    expect(types.match(/"application\/json": components\["schemas"\]\["BookingResponse"\]/g)?.length).toBe(9);
     expect(types).toContain('401: components["responses"]["UnauthorizedResponse"]');
     expect(types).toContain('403: components["responses"]["VenueForbiddenResponse"]');
     expect(types).toMatch(/"Retry-After": number;/);
