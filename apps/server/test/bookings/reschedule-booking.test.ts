@@ -85,6 +85,7 @@ describe('POST /v1/bookings/{booking_id}/reschedule', () => {
       expect(JSON.parse(rows[0]!.body)).toEqual({
         type: 'booking.rescheduled',
         timestamp: '2026-11-25T11:00:00Z',
+        livemode: true,
         data: {
           booking: expect.objectContaining({ id: booking.id, start_at: '2026-11-30T12:00:00Z' }),
           previous_start_at: '2026-11-30T10:00:00Z',

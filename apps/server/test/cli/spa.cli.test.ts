@@ -165,8 +165,10 @@ describe('pnpm spa (the operator CLI)', () => {
       const listed = await spa('keys', 'list', '--org', org);
       expect(listed.code).toBe(0);
       const [header, row, scopes] = listed.stdout.split('\n');
-      expect(header).toMatch(/^ID +KIND +VENUE +RATE\/MIN +CREATED +REVOKED$/);
-      expect(row).toMatch(new RegExp(`^${ids.key} +dashboard +all venues +- +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +-$`));
+      expect(header).toMatch(/^ID +KIND +MODE +VENUE +RATE\/MIN +CREATED +REVOKED$/);
+      expect(row).toMatch(
+        new RegExp(`^${ids.key} +dashboard +live +all venues +- +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +-$`),
+      );
       expect(scopes).toBe('    scopes venues:read');
       expect(widest(listed.stdout)).toBeLessThanOrEqual(100);
       expect(listed.stdout).not.toContain(ids.secret);

@@ -34,7 +34,7 @@ describe('test events and the delivery log with attempts', () => {
     await other.close();
   });
 
-  it('sends { type: webhook.test, timestamp, data: {} } to that endpoint alone, signed, and logs the attempt', async () => {
+  it('sends { type: webhook.test, timestamp, livemode, data: {} } to that endpoint alone, signed, and logs the attempt', async () => {
     const now = ctx.clock.now();
     const { eventId, timestamp } = await queueTestEvent(ctx.db, f.endpoint.id, {
       organisationId: f.organisation.id,
@@ -43,7 +43,7 @@ describe('test events and the delivery log with attempts', () => {
     await ctx.engine.runOnce();
     expect(r.received.map((x) => x.id)).toEqual([eventId]);
     expect(other.received).toEqual([]);
-    expect(r.verified(f.endpoint.secret)).toEqual([{ type: 'webhook.test', timestamp, data: {} }]);
+    expect(r.verified(f.endpoint.secret)).toEqual([{ type: 'webhook.test', timestamp, livemode: true, data: {} }]);
     expect(timestamp).toBe(now.round({ smallestUnit: 'second', roundingMode: 'trunc' }).toString());
 
     const log = await listDeliveriesOf(ctx.db, f.organisation.id, true, { eventType: 'webhook.test' }, PAGE);

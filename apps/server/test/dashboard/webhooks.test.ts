@@ -48,7 +48,7 @@ describe('webhook endpoints and deliveries from the dashboard', () => {
     const eventId = tested.body.data.event_id;
     expect(r.received.map((x) => x.id)).toEqual([eventId]);
     const [body] = r.verified(endpoint.secret);
-    expect(body).toEqual({ type: 'webhook.test', timestamp: '2026-11-22T08:00:00Z', data: {} });
+    expect(body).toEqual({ type: 'webhook.test', timestamp: '2026-11-22T08:00:00Z', livemode: true, data: {} });
 
     const listed = await deliveries(session).list({ query: { endpoint_id: endpoint.id } });
     expectStatus(listed, 200);

@@ -9,6 +9,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KeyVault } from '../../src/auth/api-key.js';
 import { makeBookableVenue } from '../support/booking-fixture.js';
+import { makeApiKey } from '../support/factories.js';
 import { createTestContext, type TestContext } from '../support/test-app.js';
 
 /** Every route of the contract, its path parameters filled with the fixture's ids. */
@@ -19,6 +20,8 @@ function everyRoute(router: AppRouter): AppRoute[] {
 describe('hostile transport input is a 4xx at every route, never a 5xx', () => {
   let ctx: TestContext;
   let f: Awaited<ReturnType<typeof makeBookableVenue>>;
+  /** The test helpers answer a live key 403 before they read a body: they are sent a test key. */
+  let testKey: string;
   const logLines: string[] = [];
   beforeAll(async () => {
     const sink = new Writable({
@@ -29,6 +32,7 @@ describe('hostile transport input is a 4xx at every route, never a 5xx', () => {
     });
     ctx = await createTestContext({ bodyDeadlineMs: 300, logger: pino({ level: 'info' }, sink) });
     f = await makeBookableVenue(ctx.db, ctx.vault);
+    testKey = (await makeApiKey(ctx.db, ctx.vault, f.organisation.id, { livemode: false })).key;
   });
   afterAll(() => ctx.close());
 
@@ -36,7 +40,8 @@ describe('hostile transport input is a 4xx at every route, never a 5xx', () => {
     route.path.replace(/:(\w+)/g, (_m, name: string) => (name === 'venue_id' ? f.venue.id : crypto.randomUUID()));
   const send = (route: AppRoute) => {
     const method = route.method.toLowerCase() as 'get' | 'post';
-    return request(ctx.app)[method](pathOf(route)).set('Authorization', `Bearer ${f.key}`);
+    const key = route.path.includes('/test_helpers/') ? testKey : f.key;
+    return request(ctx.app)[method](pathOf(route)).set('Authorization', `Bearer ${key}`);
   };
 
   it('parses JSON nested 20,000 levels deep, or refuses it with 400, at every route', async () => {
@@ -47,7 +52,8 @@ describe('hostile transport input is a 4xx at every route, never a 5xx', () => {
         const res = await send(route).set('Content-Type', 'application/json').send(body);
         const name = `${route.method} ${route.path}`;
         expect(res.status, name).toBeLessThan(500);
-        if (route.method === 'POST') expect(res.status, name).toBe(400);
+        // A route that takes a body refuses one it cannot read; one that takes none (c.noBody()) ignores it.
+        if (route.method === 'POST' && typeof route.body !== 'symbol') expect(res.status, name).toBe(400);
       }
     }
   });
@@ -180,7 +186,8 @@ describe('hostile transport input is a 4xx at every route, never a 5xx', () => {
       const unknown = `sk_live_${'0'.repeat(12)}_${'a'.repeat(64)}`;
       const res = await request(ctx.app).get('/v1/venues').set('Authorization', `Bearer ${unknown}`);
       expect(res.status).toBe(401);
-      expect(verify).toHaveBeenCalledTimes(1);
+      // Twice, as for a known id with a wrong secret: once, and once more after the pending key notices.
+      expect(verify).toHaveBeenCalledTimes(2);
     } finally {
       verify.mockRestore();
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptBooking } from '../../src/bookings/therapist-workflow.js';
 import { DEMO_ADMIN, DEMO_ADMIN_PASSWORD_HASH, demoAdminSignIn } from '../../src/demo/demo-admin.js';
 import { hashPassword, verifyPassword } from '../../src/dashboard/passwords.js';
-import { DEMO_KEY_ID } from '../../src/demo/demo-key.js';
+import { DEMO_KEY_ID, DEMO_TEST_KEY_ID } from '../../src/demo/demo-key.js';
 import { seedDemoDataIfEmpty } from '../../src/demo/seed-demo.js';
 import { dashboardOf } from '../dashboard/dashboard-support.js';
 import { KeyVault } from '../../src/auth/api-key.js';
@@ -21,6 +21,7 @@ describe('the demo data of pnpm start', () => {
       loaded: true,
       organisation: 'maisons-lumiere',
       apiKey: `sk_live_${DEMO_KEY_ID}_${demoFile().api_keys[0].secret}`,
+      testKey: `sk_test_${DEMO_TEST_KEY_ID}_${demoFile().api_keys.find((k) => k.id === DEMO_TEST_KEY_ID)!.secret}`,
     });
     expect(await seedDemoDataIfEmpty(ctx.db, vault)).toEqual({ ...first, loaded: false });
   });

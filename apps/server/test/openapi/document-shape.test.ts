@@ -115,7 +115,14 @@ describe('the OpenAPI document as generators read it', () => {
   });
   it('names every operation with a camelCase verb and noun, a method name in Java, Go, C# and Python', () => {
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    expect(ids.filter((id) => !/^(list|get|create|cancel|reschedule)[A-Z][A-Za-z]+$/.test(String(id)))).toEqual([]);
+    // The test helpers read as what they do, under their own prefix: testHelperAcceptBooking.
+    expect(
+      ids.filter(
+        (id) =>
+          !/^(list|get|create|cancel|reschedule)[A-Z][A-Za-z]+$/.test(String(id)) &&
+          !/^testHelper(Accept|Expire|Complete|NoShow)[A-Z][A-Za-z]+$/.test(String(id)),
+      ),
+    ).toEqual([]);
     const hooks = Object.values(document['x-webhooks']).map(({ post }) => post.operationId);
     expect(hooks.filter((id) => !/^[a-z][A-Za-z0-9]+$/.test(String(id)))).toEqual([]);
   });

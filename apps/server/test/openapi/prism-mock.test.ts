@@ -105,12 +105,20 @@ describe('the OpenAPI document as a Prism mock server', () => {
       'cancelBooking',
       'createBooking',
       'getBooking',
+      'getEvent',
       'getVariantAvailability',
       'getVenue',
+      'listBookings',
       'listCustomerBookings',
       'listCustomers',
+      'listEvents',
       'listTreatments',
       'listVenues',
+      'rescheduleBooking',
+      'testHelperAcceptBooking',
+      'testHelperCompleteBooking',
+      'testHelperExpireBooking',
+      'testHelperNoShowBooking',
     ]);
   });
 

@@ -26,8 +26,14 @@ const booking = {
   created_at: '2026-11-22T08:00:00Z',
   updated_at: '2026-11-22T08:05:00Z',
   cancellation: null,
+  livemode: true,
 };
-const body = JSON.stringify({ type: 'booking.confirmed', timestamp: booking.updated_at, data: { booking } });
+const body = JSON.stringify({
+  type: 'booking.confirmed',
+  timestamp: booking.updated_at,
+  livemode: true,
+  data: { booking },
+});
 
 /** The three headers as the server sends them, signed now (or at `seconds`). */
 function signed(secrets: string[], payload = body, seconds = Math.floor(Date.now() / 1000)) {
