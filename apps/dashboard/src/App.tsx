@@ -7,6 +7,7 @@ import { ErrorNotice } from './components/ErrorNotice.js';
 import { Loading } from './components/States.js';
 import { ToastProvider } from './components/Toasts.js';
 import { I18nProvider } from './i18n/i18n.js';
+import { useMode } from './lib/mode.js';
 import { AcceptInvitationPage } from './pages/AcceptInvitation.js';
 import { AccountPage } from './pages/Account.js';
 import { ApiKeyPage } from './pages/ApiKey.js';
@@ -38,6 +39,8 @@ function RequireSession({ page: Page }: { page: ComponentType }) {
   const session = useSessionQuery();
   const [location] = useLocation();
   const search = useSearch();
+  // A switch of mode mounts the page afresh, so every query it makes is asked again in the new mode.
+  const mode = useMode();
   if (session.isPending) return <Loading what="your session" />;
   if (session.isError) return <ErrorNotice error={session.error} title="Could not reach the dashboard." />;
   if (!session.data) {
@@ -48,7 +51,7 @@ function RequireSession({ page: Page }: { page: ComponentType }) {
   }
   return (
     <MeProvider me={session.data.data}>
-      <Page />
+      <Page key={mode} />
     </MeProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { api, setCsrfToken } from './client.js';
+import { setMode } from '../lib/mode.js';
 import { ApiError, ok } from './result.js';
 
 export const SESSION_KEY = ['session'] as const;
@@ -9,6 +10,8 @@ export const SESSION_KEY = ['session'] as const;
 const HAD_SESSION = 'spa-dashboard-had-session';
 
 export function rememberSignedIn(signedIn: boolean): void {
+  // Whoever signs in next starts live: a desk person must never ask for test data.
+  setMode('live');
   if (signedIn) sessionStorage.setItem(HAD_SESSION, '1');
   else sessionStorage.removeItem(HAD_SESSION);
 }

@@ -12,7 +12,8 @@ import { useToast } from './Toasts.js';
 type Booking = z.infer<typeof BookingDetail> | z.infer<typeof DeskBooking>;
 
 /**
- * What the venue desk records on a booking: a therapist's acceptance while it waits, then (once it has started)
+ * What the venue desk records on a booking: a therapist's acceptance while it waits (for several guests, how many
+ * have accepted so far; the list offers only those who have not), then (once it has started)
  * complete or no-show. Each action ends in a toast saying what was recorded; a refusal closes the dialog and is
  * shown beside the buttons.
  */
@@ -58,6 +59,11 @@ export function DeskActions({ booking, now = Date.now() }: { booking: Booking; n
   };
   return (
     <div className="desk-actions">
+      {waiting && booking.guest_count > 1 && (
+        <p className="accepted-progress">
+          {t.plural('desk.accepted', booking.guest_count, { accepted: booking.therapists_accepted })}
+        </p>
+      )}
       {waiting &&
         (booking.eligible_therapists.length === 0 ? (
           <p className="muted">{t('desk.noOffer')}</p>

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { api } from '../api/client.js';
@@ -6,6 +6,8 @@ import { ok } from '../api/result.js';
 import { rememberSignedIn, useForgetSession, useMe } from '../api/session.js';
 import type { MessageKey } from '../i18n/en.js';
 import { LanguageSwitch, useT } from '../i18n/i18n.js';
+import { type Mode, setMode, useMode } from '../lib/mode.js';
+import { SESSION_KEY } from '../api/session.js';
 
 type NavItem = { href: string; label: MessageKey; adminOnly?: boolean };
 
@@ -22,7 +24,7 @@ const NAV: NavItem[] = [
 
 /**
  * The frame of every signed-in page: the organisation, the sections this person may open, the language and
- * sign-out. `headerSlot` is the header's place for page-wide switches (a live/test mode switch fits there).
+ * sign-out; for admins the live/test switch, and on every page in test mode a banner saying so.
  */
 export function Layout({
   title,
@@ -37,6 +39,7 @@ export function Layout({
   const t = useT();
   const [location, navigate] = useLocation();
   const forget = useForgetSession();
+  const mode = useMode();
   const signOut = useMutation({
     mutationFn: () => ok(api.session.signOut()),
     onSuccess: () => {
@@ -57,7 +60,10 @@ export function Layout({
           <span className="org">{me.organisation.name}</span>
           <span className="muted">{t('app.name')}</span>
         </div>
-        <div className="topbar-slot">{headerSlot}</div>
+        <div className="topbar-slot">
+          {me.role === 'admin' && <ModeSwitch />}
+          {headerSlot}
+        </div>
         <div className="who">
           <span>
             {me.email}{' '}
@@ -81,11 +87,48 @@ export function Layout({
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        {mode === 'test' && me.role === 'admin' && (
+          <p className="mode-banner" role="status">
+            {t('mode.banner')}
+          </p>
+        )}
         <h1>{title}</h1>
         {signOut.isError && <p role="alert">{t('layout.signOutFailed', { message: signOut.error.message })}</p>}
         {children}
       </main>
     </div>
+  );
+}
+
+/**
+ * Live or test data, for the whole tab: switching drops every cached answer of the other mode, so no page shows a
+ * mix. Admins only; the desk works on live bookings.
+ */
+function ModeSwitch() {
+  const t = useT();
+  const mode = useMode();
+  const queryClient = useQueryClient();
+  const choose = (next: Mode) => {
+    if (next === mode) return;
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+    setMode(next);
+  };
+  return (
+    <fieldset className="mode-switch">
+      <legend className="visually-hidden">{t('mode.legend')}</legend>
+      {(['live', 'test'] as const).map((option) => (
+        <label key={option}>
+          <input
+            type="radio"
+            name="dashboard-mode"
+            value={option}
+            checked={mode === option}
+            onChange={() => choose(option)}
+          />{' '}
+          {t(option === 'live' ? 'mode.live' : 'mode.test')}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

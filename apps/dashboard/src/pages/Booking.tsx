@@ -11,6 +11,7 @@ import { DeliveryList } from '../components/DeliveryList.js';
 import { DeskActions } from '../components/DeskActions.js';
 import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { RescheduleBooking } from '../components/RescheduleBooking.js';
 import { useToast } from '../components/Toasts.js';
 import { Layout } from '../components/Layout.js';
 import { Empty, QueryView } from '../components/States.js';
@@ -163,6 +164,14 @@ export function BookingPage() {
                 </dl>
                 <DeskActions booking={b} />
               </section>
+              {me.role === 'admin' &&
+                ['pending', 'awaiting_therapist', 'confirmed'].includes(b.status) &&
+                Date.parse(b.start_at) > Date.now() && (
+                  <section className="card" aria-labelledby="booking-reschedule">
+                    <h2 id="booking-reschedule">{t('reschedule.title')}</h2>
+                    <RescheduleBooking booking={b} />
+                  </section>
+                )}
               <section className="card" aria-labelledby="booking-guests">
                 <h2 id="booking-guests">{t('booking.guests')}</h2>
                 <p>

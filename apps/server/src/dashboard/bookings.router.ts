@@ -8,7 +8,14 @@ import { notFound } from '../errors/dashboard-errors.js';
 import { pageWindow, paginated } from '../http/pagination.js';
 import { toBookingListItem } from './booking.mapper.js';
 import { bookingsCsv } from './bookings-csv.js';
-import { cancelFromDashboard, readBookingDetail, recordAcceptance, recordOutcome } from './bookings.service.js';
+import {
+  cancelFromDashboard,
+  readBookingDetail,
+  readRescheduleSlots,
+  recordAcceptance,
+  recordOutcome,
+  rescheduleFromDashboard,
+} from './bookings.service.js';
 import { actorOf } from './dashboard-actor.js';
 import type { DashboardDeps } from './dashboard-deps.js';
 import { readDesk } from './desk.service.js';
@@ -119,6 +126,27 @@ export function bookingsRouter(deps: DashboardDeps) {
       middleware: [requireRole('admin')],
       handler: async ({ params, body, req, res }) => {
         const { venueId, detail } = await cancelFromDashboard(db, {
+          scope: scopeOf(res),
+          bookingId: params.id,
+          body,
+          clock,
+          audit: trailOf(req, res, clock),
+        });
+        await availabilityCache?.settle([venueId]);
+        return { status: 200, body: { data: detail } };
+      },
+    },
+    slots: {
+      middleware: [requireRole('admin')],
+      handler: async ({ params, query, res }) => ({
+        status: 200,
+        body: { data: await readRescheduleSlots(db, scopeOf(res), params.id, query.date, clock.now()) },
+      }),
+    },
+    reschedule: {
+      middleware: [requireRole('admin')],
+      handler: async ({ params, body, req, res }) => {
+        const { venueId, detail } = await rescheduleFromDashboard(db, {
           scope: scopeOf(res),
           bookingId: params.id,
           body,

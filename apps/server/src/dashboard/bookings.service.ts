@@ -6,7 +6,18 @@ import { findScopedBooking, listBookingEvents, listEligibleTherapists } from '..
 import { acceptBooking, finishBooking } from '../bookings/therapist-workflow.js';
 import type { Db } from '../db/connect.js';
 import { notFound, SentenceError } from '../errors/dashboard-errors.js';
-import { BookingAlreadyCancelledError } from '../errors/domain-errors.js';
+import {
+  BookingAlreadyCancelledError,
+  BookingNotReschedulableError,
+  RescheduleFeeAppliesError,
+  SlotUnavailableError,
+} from '../errors/domain-errors.js';
+import { rescheduleBooking } from '../bookings/reschedule-booking.js';
+import type { RescheduleBookingBody } from '@spa/contract';
+import { toSlotJson } from '../availability/slot.mapper.js';
+import { computeDays, loadSnapshot, toSnapshotVariant } from '../scheduling/index.js';
+import { findVenueWithVariant } from '../venues/venues.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { cancelBooking } from '../bookings/cancel-booking.js';
 import { cancellationFee } from '../bookings/cancellation-policy.js';
 import { LIVE_STATUSES } from '../lib/booking-status.js';
@@ -132,14 +143,7 @@ export async function cancelFromDashboard(db: Db, input: StepInput & { body: z.i
   try {
     await cancelBooking({
       db,
-      principal: {
-        keyId: 'dashboard',
-        organisationId: input.scope.organisationId,
-        venueId: null,
-        scopes: new Set(),
-        rateLimitPerMin: null,
-        livemode: input.scope.livemode,
-      },
+      principal: dashboardPrincipal(input.scope),
       bookingRef: row.id,
       body: input.body,
       now: input.clock.now(),
@@ -151,6 +155,88 @@ export async function cancelFromDashboard(db: Db, input: StepInput & { body: z.i
         409,
         `Booking #${row.booking_number} is ${row.status.replace('_', ' ')}: it can no longer be cancelled.`,
         'status',
+      );
+    throw error;
+  }
+  return {
+    venueId: row.venue_id,
+    detail: await readBookingDetail(db, input.scope, input.bookingId, input.clock.now()),
+  };
+}
+
+/** The partner services' caller for a change made from the dashboard: the organisation, in the request's mode. */
+function dashboardPrincipal(scope: OrganisationScope): Principal {
+  return {
+    keyId: 'dashboard',
+    organisationId: scope.organisationId,
+    venueId: null,
+    scopes: new Set(),
+    rateLimitPerMin: null,
+    livemode: scope.livemode,
+  };
+}
+
+/**
+ * The slots the booking's variant has for its guest count at its venue on one venue-local day, computed as the
+ * partner availability computes them (the cache is the partner route's; a person picking a time asks rarely).
+ */
+export async function readRescheduleSlots(
+  db: Db,
+  scope: OrganisationScope,
+  bookingId: string,
+  date: string,
+  now: Temporal.Instant,
+) {
+  const row = await findScopedBooking(db, scope, bookingId);
+  if (!row) throw bookingNotFound();
+  const found = await findVenueWithVariant(db, { id: row.venue_id }, row.variant_id);
+  if (!found?.variant) throw new Error(`Booking ${row.id} has no variant ${row.variant_id}`);
+  const { variant, ...venue } = found;
+  const day = Temporal.PlainDate.from(date);
+  const period = { from: day, to: day };
+  const snapshotVariant = toSnapshotVariant(variant);
+  const snapshot = await loadSnapshot(db, venue, snapshotVariant, period, row.livemode);
+  const days = computeDays(snapshot, period, now, row.guest_count);
+  return {
+    mode: 'day' as const,
+    venue_id: venue.id,
+    treatment_id: variant.treatment_id,
+    variant_id: variant.id,
+    date,
+    slots: (days[0]?.slots ?? []).map(toSlotJson),
+  };
+}
+
+/**
+ * A move to another slot with the partner reschedule (same checks, holds, event), audited as the person; its
+ * refusals as sentences a person can act on.
+ */
+export async function rescheduleFromDashboard(
+  db: Db,
+  input: StepInput & { body: z.infer<typeof RescheduleBookingBody> },
+) {
+  const row = await findScopedBooking(db, input.scope, input.bookingId);
+  if (!row) throw bookingNotFound();
+  const name = `Booking #${row.booking_number}`;
+  try {
+    await rescheduleBooking({
+      db,
+      principal: dashboardPrincipal(input.scope),
+      bookingRef: row.id,
+      body: input.body,
+      now: input.clock.now(),
+      audit: input.audit,
+    });
+  } catch (error) {
+    if (error instanceof SlotUnavailableError)
+      throw new SentenceError(409, `That time is no longer free for ${name}: choose another slot.`, 'other');
+    if (error instanceof BookingAlreadyCancelledError || error instanceof BookingNotReschedulableError)
+      throw new SentenceError(409, `${name} is ${row.status.replace('_', ' ')}: it can no longer be moved.`, 'status');
+    if (error instanceof RescheduleFeeAppliesError)
+      throw new SentenceError(
+        422,
+        `${name} is within its cancellation fee window: it can no longer be moved, only cancelled.`,
+        'other',
       );
     throw error;
   }

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { Booking, BookingStatus, CancelBookingBody } from '../bookings.js';
+import { DayAvailability } from '../availability.js';
+import { Booking, BookingStatus, CancelBookingBody, RescheduleBookingBody } from '../bookings.js';
 import { calendarDate, Money, page, PaginationQuery, single, UtcInstant, Uuid, VenueRef } from '../common.js';
 import { Customer } from '../customers.js';
 import { failure } from '../errors.js';
@@ -258,5 +259,31 @@ export const dashboardBookingsContract = c.router({
     body: c.noBody(),
     responses: statuses({ 200: single(BookingDetail), ...changeErrors }),
     summary: 'Record that the guest did not come',
+  },
+  slots: {
+    method: 'GET',
+    path: '/bookings/:id/slots',
+    pathParams: DashboardBookingPath,
+    query: z.object({ date: calendarDate().describe('Venue-local day, YYYY-MM-DD') }),
+    responses: statuses({ 200: single(DayAvailability), ...dashboardErrors, 403: forbidden, 404: notFound }),
+    summary:
+      "The slots of the booking's venue, variant and guest count on one day (admin), as the partner availability lists them",
+  },
+  reschedule: {
+    method: 'POST',
+    path: '/bookings/:id/reschedule',
+    pathParams: DashboardBookingPath,
+    body: RescheduleBookingBody,
+    responses: statuses({
+      200: single(BookingDetail),
+      ...changeErrors,
+      ...dashboardBodyErrors,
+      422: failure(
+        'A partner cancellation now would cost a fee, so it cannot be moved; the sentence says so',
+        SentenceErrorBody,
+      ),
+    }),
+    summary:
+      'Move a booking to another slot (admin), as the partner reschedule does: 409 when the slot is taken, 422 when a fee applies',
   },
 });
