@@ -97,7 +97,8 @@ export class Inheritance {
         properties: { [property]: { type: 'string', description: describe(members, discriminator) }, ...fields },
         discriminator,
       };
-      for (const [name, schema] of members) this.components[name] = subclass(base, schema, property, required);
+      for (const [name, schema] of members)
+        this.components[name] = subclass(base, schema, property, required, Object.keys(fields));
     }
   }
 }
@@ -152,15 +153,25 @@ function describe(members: (readonly [string, Schema])[], discriminator: Discrim
  * oapi-codegen before 2.4 refuses to merge an `allOf` one of whose parts has a discriminator, and with a single
  * part it merges nothing (the member is the base's Go type, which has every field).
  */
-function subclass(base: string, schema: Schema, discriminator: string, baseRequired: string[]): Schema {
+function subclass(
+  base: string,
+  schema: Schema,
+  discriminator: string,
+  baseRequired: string[],
+  baseFields: string[],
+): Schema {
   const { description, example } = schema;
   const own = requiredOf(schema).filter((field) => !baseRequired.includes(field));
+  // The discriminator's own value, and every field the base leaves to its members (one they shape differently).
+  const kept = Object.entries(propertiesOf(schema)).filter(
+    ([field]) => field === discriminator || !baseFields.includes(field),
+  );
   return {
     ...(description !== undefined && { description }),
     allOf: [ref(base)],
     type: 'object',
     required: own,
-    properties: { [discriminator]: propertiesOf(schema)[discriminator]! },
+    properties: Object.fromEntries(kept),
     ...(example !== undefined && { example }),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Partner Booking API
- * 2.4.0
+ * 2.4.1
  * DO NOT MODIFY - This file has been generated using oazapfts.
  * See https://www.npmjs.com/package/oazapfts
  */
@@ -574,47 +574,64 @@ export type EventBase = {
     /** When the change happened (the booking's updated_at) */
     timestamp: string;
 };
+export type WebhookEventData = {
+    booking: Booking;
+};
 export type BookingCreatedFeedEvent = {
     "type": "booking.created";
 } & EventBase & {
     /** The event type: what happened to the booking */
     "type": "booking.created";
+    data: WebhookEventData;
 };
 export type BookingAwaitingTherapistFeedEvent = {
     "type": "booking.awaiting_therapist";
 } & EventBase & {
     /** The event type: what happened to the booking */
     "type": "booking.awaiting_therapist";
+    data: WebhookEventData;
 };
 export type BookingConfirmedFeedEvent = {
     "type": "booking.confirmed";
 } & EventBase & {
     /** The event type: what happened to the booking */
     "type": "booking.confirmed";
+    data: WebhookEventData;
 };
 export type BookingCancelledFeedEvent = {
     "type": "booking.cancelled";
 } & EventBase & {
     /** The event type: what happened to the booking */
     "type": "booking.cancelled";
+    data: WebhookEventData;
 };
 export type BookingCompletedFeedEvent = {
     "type": "booking.completed";
 } & EventBase & {
     /** The event type: what happened to the booking */
     "type": "booking.completed";
+    data: WebhookEventData;
 };
 export type BookingNoShowFeedEvent = {
     "type": "booking.no_show";
 } & EventBase & {
     /** The event type: what happened to the booking */
     "type": "booking.no_show";
+    data: WebhookEventData;
+};
+export type BookingRescheduledEventData = {
+    booking: Booking;
+    /** Where the booking started before the move */
+    previous_start_at: string;
+    /** Where it ended before the move */
+    previous_end_at: string;
 };
 export type BookingRescheduledFeedEvent = {
     "type": "booking.rescheduled";
 } & EventBase & {
     /** The event type: what happened to the booking */
     "type": "booking.rescheduled";
+    data: BookingRescheduledEventData;
 };
 export type Event = BookingCreatedFeedEvent | BookingAwaitingTherapistFeedEvent | BookingConfirmedFeedEvent | BookingCancelledFeedEvent | BookingCompletedFeedEvent | BookingNoShowFeedEvent | BookingRescheduledFeedEvent;
 export type EventListResponse = {

@@ -707,6 +707,7 @@ export interface components {
              * @enum {string}
              */
             type: "booking.awaiting_therapist";
+            data: components["schemas"]["WebhookEventData"];
         } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -743,6 +744,7 @@ export interface components {
              * @enum {string}
              */
             type: "booking.cancelled";
+            data: components["schemas"]["WebhookEventData"];
         } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -779,6 +781,7 @@ export interface components {
              * @enum {string}
              */
             type: "booking.completed";
+            data: components["schemas"]["WebhookEventData"];
         } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -815,6 +818,7 @@ export interface components {
              * @enum {string}
              */
             type: "booking.confirmed";
+            data: components["schemas"]["WebhookEventData"];
         } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -851,6 +855,7 @@ export interface components {
              * @enum {string}
              */
             type: "booking.created";
+            data: components["schemas"]["WebhookEventData"];
         } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -915,6 +920,7 @@ export interface components {
              * @enum {string}
              */
             type: "booking.no_show";
+            data: components["schemas"]["WebhookEventData"];
         } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1011,6 +1017,7 @@ export interface components {
              * @enum {string}
              */
             type: "booking.rescheduled";
+            data: components["schemas"]["BookingRescheduledEventData"];
         } & (Omit<WithRequired<components["schemas"]["Event"], "type">, "type"> & {
             /**
              * @description discriminator enum property added by openapi-typescript

@@ -259,6 +259,7 @@ export type BookingAwaitingTherapistFeedEvent = Omit<Event, 'type'> & {
      * The event type: what happened to the booking
      */
     type: 'booking.awaiting_therapist';
+    data: WebhookEventData;
 };
 
 /**
@@ -290,6 +291,7 @@ export type BookingCancelledFeedEvent = Omit<Event, 'type'> & {
      * The event type: what happened to the booking
      */
     type: 'booking.cancelled';
+    data: WebhookEventData;
 };
 
 /**
@@ -321,6 +323,7 @@ export type BookingCompletedFeedEvent = Omit<Event, 'type'> & {
      * The event type: what happened to the booking
      */
     type: 'booking.completed';
+    data: WebhookEventData;
 };
 
 /**
@@ -352,6 +355,7 @@ export type BookingConfirmedFeedEvent = Omit<Event, 'type'> & {
      * The event type: what happened to the booking
      */
     type: 'booking.confirmed';
+    data: WebhookEventData;
 };
 
 /**
@@ -383,6 +387,7 @@ export type BookingCreatedFeedEvent = Omit<Event, 'type'> & {
      * The event type: what happened to the booking
      */
     type: 'booking.created';
+    data: WebhookEventData;
 };
 
 /**
@@ -441,6 +446,7 @@ export type BookingNoShowFeedEvent = Omit<Event, 'type'> & {
      * The event type: what happened to the booking
      */
     type: 'booking.no_show';
+    data: WebhookEventData;
 };
 
 /**
@@ -515,6 +521,7 @@ export type BookingRescheduledFeedEvent = Omit<Event, 'type'> & {
      * The event type: what happened to the booking
      */
     type: 'booking.rescheduled';
+    data: BookingRescheduledEventData;
 };
 
 /**
