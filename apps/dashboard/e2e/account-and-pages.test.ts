@@ -142,7 +142,7 @@ describe('the account, people, endpoint and booking pages', () => {
     await admin.page.getByRole('button', { name: 'Remove', exact: true }).click();
     const dialog = admin.page.getByRole('dialog', { name: 'Remove this endpoint?' });
     await dialog
-      .getByText(`${removed} gets no more events, and its deliveries, pending and past, are deleted with it.`, {
+      .getByText(`${removed} gets no more events, and its pending deliveries, one being sent included, are not sent`, {
         exact: false,
       })
       .waitFor();

@@ -155,7 +155,7 @@ describe('the pages in French', () => {
     await checkPage(admin, 'webhook-endpoint-fr');
     await page.getByRole('button', { name: 'Supprimer', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Supprimer ce point de terminaison ?' });
-    await dialog.getByText(/sont supprimés avec lui/).waitFor();
+    await dialog.getByText(/L’historique de ses envois est conservé/).waitFor();
     expect(await untranslated(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Annuler' }).click();
 
