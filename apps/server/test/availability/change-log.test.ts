@@ -51,11 +51,14 @@ describe('the availability cache and writers that do not notify', () => {
   };
   /** Reads until one is answered from memory, so the next read's freshness is the barrier's doing. */
   const warm = async (at: BookableVenue) => {
-    await listing(ctx.api, at);
-    const hits = ctx.availability.stats.hits;
-    const held = await listing(ctx.api, at);
-    expect(ctx.availability.stats.hits).toBeGreaterThan(hits);
-    return held;
+    // A fill that raced with the log's report of the venue's own set-up is served but not kept: read again.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const hits = ctx.availability.stats.hits;
+      const held = await listing(ctx.api, at);
+      if (ctx.availability.stats.hits > hits) return held;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the availability cache never answered from memory');
   };
 
   it("reflects an operator's committed SQL on the very next read", async () => {

@@ -34,7 +34,7 @@ const schemas = (JSON.parse(readFileSync(DOCUMENT, 'utf8')) as { components: { s
   .components.schemas;
 type Json = Record<string, unknown>;
 /** The error body schemas of the document (not the bases of a status): every one should reach Java with `error`. */
-const BASES = ['AccessDeniedError', 'NotFoundError', 'ConflictError'];
+const BASES = ['AccessDeniedError', 'NotFoundError', 'ConflictError', 'UnprocessableError'];
 const errorSchemas = Object.keys(schemas).filter((name) => name.endsWith('Error') && !BASES.includes(name));
 
 /**

@@ -114,7 +114,7 @@ public final class BookingFlow {
       bookings.cancelBooking(byExternalId, new CancelBookingRequest().reason("Again"));
       report.put("cancelAgain", "no exception");
     } catch (BookingsApi.CancelBooking422Exception e) {
-      report.put("cancelAgain", Map.of("exception", "CancelBooking422Exception", "error", e.getEntity().getError().value()));
+      report.put("cancelAgain", Map.of("exception", "CancelBooking422Exception", "error", String.valueOf(e.getEntity().getError())));
     }
 
     // The slot again under another external id, while the first booking holds it: 409, slot_unavailable.
