@@ -10,8 +10,15 @@ import type { ZodIssue } from 'zod';
 import type { FieldProblem } from '../errors/domain-errors.js';
 import { sentence } from '../http/zod-problems.js';
 import { UnreadableVenueFileError } from './import-error.js';
-import { COLLECTIONS, type Collection, collectIds, elementSchema, type WellShapedPart } from './salvage.js';
-import { type VenueData, VenueDataFile } from './venue-data.schema.js';
+import {
+  COLLECTIONS,
+  type Collection,
+  collectIds,
+  elementSchema,
+  emptySalvage,
+  type WellShapedPart,
+} from './salvage.js';
+import { VenueDataFile } from './venue-data.schema.js';
 
 /**
  * Arrays and objects inside one another a venue data file may have. The format needs 8 (a variant's price);
@@ -38,19 +45,7 @@ const TOP_FIELDS = Object.keys(VenueDataFile.shape);
  * Throws UnreadableVenueFileError for text that is not JSON, or nests deeper than MAX_JSON_DEPTH.
  */
 export async function readVenueStream(chunks: AsyncIterable<Uint8Array>): Promise<ShapedVenueFile> {
-  const data: VenueData = {
-    organisations: [],
-    api_keys: [],
-    venues: [],
-    therapists: [],
-    customers: [],
-    bookings: [],
-  };
-  const positions = Object.fromEntries(COLLECTIONS.map((name) => [name, [] as number[]])) as Record<
-    Collection,
-    number[]
-  >;
-  const droppedIds = new Set<string>();
+  const { data, positions, droppedIds } = emptySalvage();
   const elementProblems = new Map<Collection, Ranked[]>();
   // The file's top level with each collection's entries left out: what the file schema itself judges.
   const shell: Record<string, unknown> = {};

@@ -16,10 +16,8 @@ export interface WellShapedPart {
   droppedIds: Set<string>;
 }
 
-/** Keeps each entry of the file that its collection's schema accepts (undefined when the file is not an object). */
-export function wellShapedPart(file: unknown): WellShapedPart | undefined {
-  if (typeof file !== 'object' || file === null || Array.isArray(file)) return undefined;
-  const raw = file as Record<string, unknown>;
+/** Where salvage starts: every collection empty, no position kept, no id dropped (whole file or streamed). */
+export function emptySalvage() {
   const data: VenueData = {
     organisations: [],
     api_keys: [],
@@ -32,7 +30,14 @@ export function wellShapedPart(file: unknown): WellShapedPart | undefined {
     Collection,
     number[]
   >;
-  const droppedIds = new Set<string>();
+  return { data, positions, droppedIds: new Set<string>() };
+}
+
+/** Keeps each entry of the file that its collection's schema accepts (undefined when the file is not an object). */
+export function wellShapedPart(file: unknown): WellShapedPart | undefined {
+  if (typeof file !== 'object' || file === null || Array.isArray(file)) return undefined;
+  const raw = file as Record<string, unknown>;
+  const { data, positions, droppedIds } = emptySalvage();
   for (const name of COLLECTIONS) {
     const entries = raw[name];
     if (!Array.isArray(entries)) continue;
